@@ -68,6 +68,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--to': 'NAME',
   '--report': 'FILE',
   '--target': 'NAME_OR_GLOB',
+  '--allow': 'RULE',
   '--reporter': 'NAME[=FILE]',
   '--format': 'FORMAT',
   '--threshold': 'PERCENT',

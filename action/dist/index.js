@@ -101,7235 +101,272 @@ var init_duration = __esm({
   }
 });
 
-// src/core/text/first-use.ts
-function onFirstUse(make) {
-  let made;
-  return () => made ??= make();
+// src/core/flows/path.ts
+function parsePath(path) {
+  const segments = [];
+  const fail3 = (why2) => ({
+    ok: false,
+    error: `invalid path ${JSON.stringify(path)}: ${why2} (write like results[0].summary)`
+  });
+  let i = 0;
+  while (i < path.length) {
+    if (path[i] === "[") {
+      const close = path.indexOf("]", i);
+      if (close < 0) return fail3('missing "]"');
+      const inner = path.slice(i + 1, close);
+      if (/^-?\d+$/.test(inner)) segments.push(Number(inner));
+      else if (/^"(?:[^"\\]|\\.)*"$/.test(inner)) segments.push(JSON.parse(inner));
+      else return fail3(`"[${inner}]" is neither an index nor a quoted key`);
+      i = close + 1;
+    } else {
+      if (path[i] === ".") {
+        if (segments.length === 0) return fail3('it starts with "."');
+        i += 1;
+      } else if (segments.length > 0) {
+        return fail3(`"." or "[" expected at character ${i + 1}`);
+      }
+      const m = /^[^.[\]]+/.exec(path.slice(i));
+      if (!m) return fail3(`empty key at character ${i + 1}`);
+      segments.push(m[0]);
+      i += m[0].length;
+    }
+  }
+  if (segments.length === 0) return fail3("it is empty");
+  return { ok: true, value: segments };
 }
-var init_first_use = __esm({
-  "src/core/text/first-use.ts"() {
+function valueAt(root, segments) {
+  let node = root;
+  for (const seg of segments) {
+    const indexed = typeof seg === "number" || Array.isArray(node) && /^\d+$/.test(seg);
+    if (indexed) {
+      if (!Array.isArray(node)) return { found: false, value: void 0 };
+      const at = Number(seg);
+      const index = at < 0 ? node.length + at : at;
+      if (index < 0 || index >= node.length) return { found: false, value: void 0 };
+      node = node[index];
+    } else {
+      if (typeof node !== "object" || node === null || Array.isArray(node) || !Object.hasOwn(node, seg)) {
+        return { found: false, value: void 0 };
+      }
+      node = node[seg];
+    }
+  }
+  return { found: node !== void 0, value: node };
+}
+var init_path = __esm({
+  "src/core/flows/path.ts"() {
     "use strict";
   }
 });
 
-// src/core/text/safe-text.ts
-import { Buffer as Buffer2 } from "node:buffer";
-function hasUnsafe(text2) {
-  return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
-}
-function escapeChar(ch) {
-  if (ch === "\n") return "\\n";
-  if (ch === "\r") return "\\r";
-  if (ch === "	") return "\\t";
-  const code3 = ch.codePointAt(0);
-  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
-}
-function escapeControls(text2) {
-  return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
-}
-function safeText(text2) {
-  if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
-  return text2.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
-}
-function escapeStray(text2, colors) {
-  if (!NOT_PRINTABLE_LINES.test(text2) || !HAS_UNSAFE().test(text2)) return text2;
-  return text2.replace(STRAY(), (m) => {
-    if (m === "\n" || m === "	") return m;
-    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
-    return escapeChar(m);
-  });
-}
-function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE(), jsonEscape) : text2;
-}
-function isAsciiWithoutDel(text2) {
-  return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
-}
-function hasJsonUnsafe(text2) {
-  BEYOND_ASCII.lastIndex = 0;
-  for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
-    if (JSON_HAS_UNSAFE().test(run2[0])) return true;
+// src/core/flows/judges/config.ts
+function parseJudges(raw) {
+  const judges = {};
+  const issues = [];
+  for (const [name, j] of Object.entries(raw ?? {})) {
+    const at = `/judges/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const path = (key) => {
+      const text2 = j.verdict?.[key] ?? DEFAULT_PATHS[key];
+      const parsed = parsePath(text2);
+      if (!parsed.ok) issues.push({ pointer: `${at}/verdict/${key}`, message: `judges.${name}.verdict.${key}: ${parsed.error}` });
+      return { text: text2, segments: parsed.ok ? parsed.value : [] };
+    };
+    let timeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
+    if (j.timeout !== void 0) {
+      const t6 = parseDuration(j.timeout);
+      if (t6.ok && t6.value > 0) timeoutMs = t6.value;
+      else issues.push({ pointer: `${at}/timeout`, message: `judges.${name}.timeout: ${t6.ok ? "must be more than 0" : t6.error}` });
+    }
+    judges[name] = {
+      name,
+      flow: j.flow,
+      role: j.role ?? j.flow,
+      inputs: j.inputs ?? { ...DEFAULT_JUDGE_INPUTS },
+      verdict: { pass: path("pass"), score: path("score"), reason: path("reason") },
+      timeoutMs,
+      until: j.until?.node !== void 0 || j.until?.messages !== void 0 ? { ...j.until } : { messages: 1 }
+    };
   }
-  return false;
+  return { judges, issues };
 }
-function jsonEscape(ch) {
+var DEFAULT_JUDGE_INPUTS, DEFAULT_PATHS, DEFAULT_JUDGE_TIMEOUT_MS;
+var init_config = __esm({
+  "src/core/flows/judges/config.ts"() {
+    "use strict";
+    init_duration();
+    init_path();
+    DEFAULT_JUDGE_INPUTS = { output: "${output}", rubric: "${rubric}", reference: "${reference}" };
+    DEFAULT_PATHS = { pass: "results[0].pass", score: "results[0].score", reason: "results[0].reason" };
+    DEFAULT_JUDGE_TIMEOUT_MS = 6e4;
+  }
+});
+
+// src/core/flows/checks/leaks.ts
+function normalise(text2) {
   let out = "";
-  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  return out;
+  const origin = [];
+  let inSpace = false;
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2[i];
+    if (/\s/.test(ch)) {
+      if (!inSpace) {
+        out += " ";
+        origin.push(i);
+      }
+      inSpace = true;
+    } else {
+      out += ch;
+      origin.push(i);
+      inSpace = false;
+    }
+  }
+  return { text: out, origin };
 }
-function fitColumns(text2, columns) {
-  let width = 0;
-  let at = 0;
-  let cut2 = 0;
-  for (const ch of text2) {
-    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
-    width += w;
-    at += ch.length;
-    if (width <= columns - 1) cut2 = at;
-  }
-  return text2;
+function excerpt(text2, max = 60) {
+  if (text2.length <= max) return text2;
+  const head = Math.ceil((max - 1) * 0.6);
+  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
 }
-function isWide(code3) {
-  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
+function rollingHashes(text2, n, high, visit) {
+  if (n <= 0 || text2.length < n) return;
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  if (visit(0, h) === false) return;
+  for (let i = n; i < text2.length; i++) {
+    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
+    h = (h * BASE + text2.charCodeAt(i)) % MOD;
+    if (visit(i - n + 1, h) === false) return;
+  }
 }
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
-var init_safe_text = __esm({
-  "src/core/text/safe-text.ts"() {
-    "use strict";
-    init_first_use();
-    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
-    UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "gu"));
-    HAS_UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "u"));
-    SAFE_TEXT = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu"));
-    JSON_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu"));
-    JSON_HAS_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u"));
-    STRAY = onFirstUse(() => new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu"));
-    BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
-    NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
-    NOT_PRINTABLE_LINES = /[^\x20-\x7e\n\t]/;
-    ASCII_BACKSLASH = /\\(?=[\\nrtu]|$)/g;
-  }
-});
-
-// src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+function powMod(base, exp) {
+  let r = 1;
+  for (let i = 0; i < exp; i++) r = r * base % MOD;
+  return r;
 }
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
-}
-function printableLine(line) {
-  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
-}
-function thousands(n) {
-  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
-  const digits = String(n);
-  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
-  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  return out;
-}
-function plural(n, noun, nouns = `${noun}s`) {
-  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
-}
-var init_display = __esm({
-  "src/core/roles/display.ts"() {
+var DEFAULT_MIN_CHARS, MOD, BASE, LeakIndex;
+var init_leaks = __esm({
+  "src/core/flows/checks/leaks.ts"() {
     "use strict";
-    init_safe_text();
-  }
-});
-
-// node_modules/ajv/dist/compile/codegen/code.js
-var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
-    var _CodeOrName = class {
-    };
-    exports._CodeOrName = _CodeOrName;
-    exports.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
-    var Name = class extends _CodeOrName {
-      constructor(s) {
-        super();
-        if (!exports.IDENTIFIER.test(s))
-          throw new Error("CodeGen: name must be a valid identifier");
-        this.str = s;
-      }
-      toString() {
-        return this.str;
-      }
-      emptyStr() {
-        return false;
-      }
-      get names() {
-        return { [this.str]: 1 };
-      }
-    };
-    exports.Name = Name;
-    var _Code = class extends _CodeOrName {
-      constructor(code3) {
-        super();
-        this._items = typeof code3 === "string" ? [code3] : code3;
-      }
-      toString() {
-        return this.str;
-      }
-      emptyStr() {
-        if (this._items.length > 1)
-          return false;
-        const item = this._items[0];
-        return item === "" || item === '""';
-      }
-      get str() {
-        var _a;
-        return (_a = this._str) !== null && _a !== void 0 ? _a : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
-      }
-      get names() {
-        var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c) => {
-          if (c instanceof Name)
-            names[c.str] = (names[c.str] || 0) + 1;
-          return names;
-        }, {});
-      }
-    };
-    exports._Code = _Code;
-    exports.nil = new _Code("");
-    function _(strs, ...args) {
-      const code3 = [strs[0]];
-      let i = 0;
-      while (i < args.length) {
-        addCodeArg(code3, args[i]);
-        code3.push(strs[++i]);
-      }
-      return new _Code(code3);
-    }
-    exports._ = _;
-    var plus = new _Code("+");
-    function str(strs, ...args) {
-      const expr = [safeStringify(strs[0])];
-      let i = 0;
-      while (i < args.length) {
-        expr.push(plus);
-        addCodeArg(expr, args[i]);
-        expr.push(plus, safeStringify(strs[++i]));
-      }
-      optimize(expr);
-      return new _Code(expr);
-    }
-    exports.str = str;
-    function addCodeArg(code3, arg) {
-      if (arg instanceof _Code)
-        code3.push(...arg._items);
-      else if (arg instanceof Name)
-        code3.push(arg);
-      else
-        code3.push(interpolate(arg));
-    }
-    exports.addCodeArg = addCodeArg;
-    function optimize(expr) {
-      let i = 1;
-      while (i < expr.length - 1) {
-        if (expr[i] === plus) {
-          const res = mergeExprItems(expr[i - 1], expr[i + 1]);
-          if (res !== void 0) {
-            expr.splice(i - 1, 3, res);
-            continue;
-          }
-          expr[i++] = "+";
-        }
-        i++;
-      }
-    }
-    function mergeExprItems(a, b) {
-      if (b === '""')
-        return a;
-      if (a === '""')
-        return b;
-      if (typeof a == "string") {
-        if (b instanceof Name || a[a.length - 1] !== '"')
-          return;
-        if (typeof b != "string")
-          return `${a.slice(0, -1)}${b}"`;
-        if (b[0] === '"')
-          return a.slice(0, -1) + b.slice(1);
-        return;
-      }
-      if (typeof b == "string" && b[0] === '"' && !(a instanceof Name))
-        return `"${a}${b.slice(1)}`;
-      return;
-    }
-    function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
-    }
-    exports.strConcat = strConcat;
-    function interpolate(x) {
-      return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
-    }
-    function stringify3(x) {
-      return new _Code(safeStringify(x));
-    }
-    exports.stringify = stringify3;
-    function safeStringify(x) {
-      return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-    }
-    exports.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
-    }
-    exports.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
-      }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
-    }
-    exports.getEsmExportName = getEsmExportName;
-    function regexpCode(rx) {
-      return new _Code(rx.toString());
-    }
-    exports.regexpCode = regexpCode;
-  }
-});
-
-// node_modules/ajv/dist/compile/codegen/scope.js
-var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-    var code_1 = require_code();
-    var ValueError = class extends Error {
-      constructor(name) {
-        super(`CodeGen: "code" for ${name} not defined`);
-        this.value = name.value;
-      }
-    };
-    var UsedValueState;
-    (function(UsedValueState2) {
-      UsedValueState2[UsedValueState2["Started"] = 0] = "Started";
-      UsedValueState2[UsedValueState2["Completed"] = 1] = "Completed";
-    })(UsedValueState || (exports.UsedValueState = UsedValueState = {}));
-    exports.varKinds = {
-      const: new code_1.Name("const"),
-      let: new code_1.Name("let"),
-      var: new code_1.Name("var")
-    };
-    var Scope = class {
-      constructor({ prefixes, parent } = {}) {
-        this._names = {};
-        this._prefixes = prefixes;
-        this._parent = parent;
-      }
-      toName(nameOrPrefix) {
-        return nameOrPrefix instanceof code_1.Name ? nameOrPrefix : this.name(nameOrPrefix);
-      }
-      name(prefix) {
-        return new code_1.Name(this._newName(prefix));
-      }
-      _newName(prefix) {
-        const ng = this._names[prefix] || this._nameGroup(prefix);
-        return `${prefix}${ng.index++}`;
-      }
-      _nameGroup(prefix) {
-        var _a, _b;
-        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
-          throw new Error(`CodeGen: prefix "${prefix}" is not allowed in this scope`);
-        }
-        return this._names[prefix] = { prefix, index: 0 };
-      }
-    };
-    exports.Scope = Scope;
-    var ValueScopeName = class extends code_1.Name {
-      constructor(prefix, nameStr) {
-        super(nameStr);
-        this.prefix = prefix;
-      }
-      setValue(value, { property: property2, itemIndex }) {
-        this.value = value;
-        this.scopePath = (0, code_1._)`.${new code_1.Name(property2)}[${itemIndex}]`;
-      }
-    };
-    exports.ValueScopeName = ValueScopeName;
-    var line = (0, code_1._)`\n`;
-    var ValueScope = class extends Scope {
-      constructor(opts) {
-        super(opts);
-        this._values = {};
-        this._scope = opts.scope;
-        this.opts = { ...opts, _n: opts.lines ? line : code_1.nil };
-      }
-      get() {
-        return this._scope;
-      }
-      name(prefix) {
-        return new ValueScopeName(prefix, this._newName(prefix));
-      }
-      value(nameOrPrefix, value) {
-        var _a;
-        if (value.ref === void 0)
-          throw new Error("CodeGen: ref must be passed in value");
-        const name = this.toName(nameOrPrefix);
-        const { prefix } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
-        let vs = this._values[prefix];
-        if (vs) {
-          const _name = vs.get(valueKey);
-          if (_name)
-            return _name;
-        } else {
-          vs = this._values[prefix] = /* @__PURE__ */ new Map();
-        }
-        vs.set(valueKey, name);
-        const s = this._scope[prefix] || (this._scope[prefix] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
-        return name;
-      }
-      getValue(prefix, keyOrRef) {
-        const vs = this._values[prefix];
-        if (!vs)
-          return;
-        return vs.get(keyOrRef);
-      }
-      scopeRefs(scopeName, values = this._values) {
-        return this._reduceValues(values, (name) => {
-          if (name.scopePath === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return (0, code_1._)`${scopeName}${name.scopePath}`;
-        });
-      }
-      scopeCode(values = this._values, usedValues, getCode) {
-        return this._reduceValues(values, (name) => {
-          if (name.value === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return name.value.code;
-        }, usedValues, getCode);
-      }
-      _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code3 = code_1.nil;
-        for (const prefix in values) {
-          const vs = values[prefix];
-          if (!vs)
-            continue;
-          const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
-          vs.forEach((name) => {
-            if (nameSet.has(name))
-              return;
-            nameSet.set(name, UsedValueState.Started);
-            let c = valueCode(name);
-            if (c) {
-              const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
-            } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
-            } else {
-              throw new ValueError(name);
-            }
-            nameSet.set(name, UsedValueState.Completed);
-          });
-        }
-        return code3;
-      }
-    };
-    exports.ValueScope = ValueScope;
-  }
-});
-
-// node_modules/ajv/dist/compile/codegen/index.js
-var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-    var code_1 = require_code();
-    var scope_1 = require_scope();
-    var code_2 = require_code();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return code_2._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return code_2.str;
-    } });
-    Object.defineProperty(exports, "strConcat", { enumerable: true, get: function() {
-      return code_2.strConcat;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return code_2.nil;
-    } });
-    Object.defineProperty(exports, "getProperty", { enumerable: true, get: function() {
-      return code_2.getProperty;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return code_2.stringify;
-    } });
-    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: function() {
-      return code_2.regexpCode;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return code_2.Name;
-    } });
-    var scope_2 = require_scope();
-    Object.defineProperty(exports, "Scope", { enumerable: true, get: function() {
-      return scope_2.Scope;
-    } });
-    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: function() {
-      return scope_2.ValueScope;
-    } });
-    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: function() {
-      return scope_2.ValueScopeName;
-    } });
-    Object.defineProperty(exports, "varKinds", { enumerable: true, get: function() {
-      return scope_2.varKinds;
-    } });
-    exports.operators = {
-      GT: new code_1._Code(">"),
-      GTE: new code_1._Code(">="),
-      LT: new code_1._Code("<"),
-      LTE: new code_1._Code("<="),
-      EQ: new code_1._Code("==="),
-      NEQ: new code_1._Code("!=="),
-      NOT: new code_1._Code("!"),
-      OR: new code_1._Code("||"),
-      AND: new code_1._Code("&&"),
-      ADD: new code_1._Code("+")
-    };
-    var Node2 = class {
-      optimizeNodes() {
-        return this;
-      }
-      optimizeNames(_names, _constants) {
-        return this;
-      }
-    };
-    var Def = class extends Node2 {
-      constructor(varKind, name, rhs) {
-        super();
-        this.varKind = varKind;
-        this.name = name;
-        this.rhs = rhs;
-      }
-      render({ es5, _n }) {
-        const varKind = es5 ? scope_1.varKinds.var : this.varKind;
-        const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
-        return `${varKind} ${this.name}${rhs};` + _n;
-      }
-      optimizeNames(names, constants4) {
-        if (!names[this.name.str])
-          return;
-        if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants4);
-        return this;
-      }
-      get names() {
-        return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
-      }
-    };
-    var Assign = class extends Node2 {
-      constructor(lhs, rhs, sideEffects) {
-        super();
-        this.lhs = lhs;
-        this.rhs = rhs;
-        this.sideEffects = sideEffects;
-      }
-      render({ _n }) {
-        return `${this.lhs} = ${this.rhs};` + _n;
-      }
-      optimizeNames(names, constants4) {
-        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
-          return;
-        this.rhs = optimizeExpr(this.rhs, names, constants4);
-        return this;
-      }
-      get names() {
-        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
-        return addExprNames(names, this.rhs);
-      }
-    };
-    var AssignOp = class extends Assign {
-      constructor(lhs, op, rhs, sideEffects) {
-        super(lhs, rhs, sideEffects);
-        this.op = op;
-      }
-      render({ _n }) {
-        return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
-      }
-    };
-    var Label = class extends Node2 {
-      constructor(label) {
-        super();
-        this.label = label;
-        this.names = {};
-      }
-      render({ _n }) {
-        return `${this.label}:` + _n;
-      }
-    };
-    var Break = class extends Node2 {
-      constructor(label) {
-        super();
-        this.label = label;
-        this.names = {};
-      }
-      render({ _n }) {
-        const label = this.label ? ` ${this.label}` : "";
-        return `break${label};` + _n;
-      }
-    };
-    var Throw = class extends Node2 {
-      constructor(error2) {
-        super();
-        this.error = error2;
-      }
-      render({ _n }) {
-        return `throw ${this.error};` + _n;
-      }
-      get names() {
-        return this.error.names;
-      }
-    };
-    var AnyCode = class extends Node2 {
-      constructor(code3) {
-        super();
-        this.code = code3;
-      }
-      render({ _n }) {
-        return `${this.code};` + _n;
-      }
-      optimizeNodes() {
-        return `${this.code}` ? this : void 0;
-      }
-      optimizeNames(names, constants4) {
-        this.code = optimizeExpr(this.code, names, constants4);
-        return this;
-      }
-      get names() {
-        return this.code instanceof code_1._CodeOrName ? this.code.names : {};
-      }
-    };
-    var ParentNode = class extends Node2 {
-      constructor(nodes = []) {
-        super();
-        this.nodes = nodes;
-      }
-      render(opts) {
-        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
-      }
-      optimizeNodes() {
-        const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i].optimizeNodes();
-          if (Array.isArray(n))
-            nodes.splice(i, 1, ...n);
-          else if (n)
-            nodes[i] = n;
-          else
-            nodes.splice(i, 1);
-        }
-        return nodes.length > 0 ? this : void 0;
-      }
-      optimizeNames(names, constants4) {
-        const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i];
-          if (n.optimizeNames(names, constants4))
-            continue;
-          subtractNames(names, n.names);
-          nodes.splice(i, 1);
-        }
-        return nodes.length > 0 ? this : void 0;
-      }
-      get names() {
-        return this.nodes.reduce((names, n) => addNames(names, n.names), {});
-      }
-    };
-    var BlockNode = class extends ParentNode {
-      render(opts) {
-        return "{" + opts._n + super.render(opts) + "}" + opts._n;
-      }
-    };
-    var Root = class extends ParentNode {
-    };
-    var Else = class extends BlockNode {
-    };
-    Else.kind = "else";
-    var If = class _If extends BlockNode {
-      constructor(condition, nodes) {
-        super(nodes);
-        this.condition = condition;
-      }
-      render(opts) {
-        let code3 = `if(${this.condition})` + super.render(opts);
-        if (this.else)
-          code3 += "else " + this.else.render(opts);
-        return code3;
-      }
-      optimizeNodes() {
-        super.optimizeNodes();
-        const cond = this.condition;
-        if (cond === true)
-          return this.nodes;
-        let e = this.else;
-        if (e) {
-          const ns = e.optimizeNodes();
-          e = this.else = Array.isArray(ns) ? new Else(ns) : ns;
-        }
-        if (e) {
-          if (cond === false)
-            return e instanceof _If ? e : e.nodes;
-          if (this.nodes.length)
-            return this;
-          return new _If(not(cond), e instanceof _If ? [e] : e.nodes);
-        }
-        if (cond === false || !this.nodes.length)
-          return void 0;
-        return this;
-      }
-      optimizeNames(names, constants4) {
-        var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        if (!(super.optimizeNames(names, constants4) || this.else))
-          return;
-        this.condition = optimizeExpr(this.condition, names, constants4);
-        return this;
-      }
-      get names() {
-        const names = super.names;
-        addExprNames(names, this.condition);
-        if (this.else)
-          addNames(names, this.else.names);
-        return names;
-      }
-    };
-    If.kind = "if";
-    var For = class extends BlockNode {
-    };
-    For.kind = "for";
-    var ForLoop = class extends For {
-      constructor(iteration) {
-        super();
-        this.iteration = iteration;
-      }
-      render(opts) {
-        return `for(${this.iteration})` + super.render(opts);
-      }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
-          return;
-        this.iteration = optimizeExpr(this.iteration, names, constants4);
-        return this;
-      }
-      get names() {
-        return addNames(super.names, this.iteration.names);
-      }
-    };
-    var ForRange = class extends For {
-      constructor(varKind, name, from, to) {
-        super();
-        this.varKind = varKind;
-        this.name = name;
-        this.from = from;
-        this.to = to;
-      }
-      render(opts) {
-        const varKind = opts.es5 ? scope_1.varKinds.var : this.varKind;
-        const { name, from, to } = this;
-        return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
-      }
-      get names() {
-        const names = addExprNames(super.names, this.from);
-        return addExprNames(names, this.to);
-      }
-    };
-    var ForIter = class extends For {
-      constructor(loop, varKind, name, iterable) {
-        super();
-        this.loop = loop;
-        this.varKind = varKind;
-        this.name = name;
-        this.iterable = iterable;
-      }
-      render(opts) {
-        return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
-      }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
-          return;
-        this.iterable = optimizeExpr(this.iterable, names, constants4);
-        return this;
-      }
-      get names() {
-        return addNames(super.names, this.iterable.names);
-      }
-    };
-    var Func = class extends BlockNode {
-      constructor(name, args, async) {
-        super();
-        this.name = name;
-        this.args = args;
-        this.async = async;
-      }
-      render(opts) {
-        const _async = this.async ? "async " : "";
-        return `${_async}function ${this.name}(${this.args})` + super.render(opts);
-      }
-    };
-    Func.kind = "func";
-    var Return = class extends ParentNode {
-      render(opts) {
-        return "return " + super.render(opts);
-      }
-    };
-    Return.kind = "return";
-    var Try = class extends BlockNode {
-      render(opts) {
-        let code3 = "try" + super.render(opts);
-        if (this.catch)
-          code3 += this.catch.render(opts);
-        if (this.finally)
-          code3 += this.finally.render(opts);
-        return code3;
-      }
-      optimizeNodes() {
-        var _a, _b;
-        super.optimizeNodes();
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNodes();
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
-        return this;
-      }
-      optimizeNames(names, constants4) {
-        var _a, _b;
-        super.optimizeNames(names, constants4);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
-        return this;
-      }
-      get names() {
-        const names = super.names;
-        if (this.catch)
-          addNames(names, this.catch.names);
-        if (this.finally)
-          addNames(names, this.finally.names);
-        return names;
-      }
-    };
-    var Catch = class extends BlockNode {
-      constructor(error2) {
-        super();
-        this.error = error2;
-      }
-      render(opts) {
-        return `catch(${this.error})` + super.render(opts);
-      }
-    };
-    Catch.kind = "catch";
-    var Finally = class extends BlockNode {
-      render(opts) {
-        return "finally" + super.render(opts);
-      }
-    };
-    Finally.kind = "finally";
-    var CodeGen = class {
-      constructor(extScope, opts = {}) {
-        this._values = {};
-        this._blockStarts = [];
-        this._constants = {};
-        this.opts = { ...opts, _n: opts.lines ? "\n" : "" };
-        this._extScope = extScope;
-        this._scope = new scope_1.Scope({ parent: extScope });
-        this._nodes = [new Root()];
-      }
-      toString() {
-        return this._root.render(this.opts);
-      }
-      // returns unique name in the internal scope
-      name(prefix) {
-        return this._scope.name(prefix);
-      }
-      // reserves unique name in the external scope
-      scopeName(prefix) {
-        return this._extScope.name(prefix);
-      }
-      // reserves unique name in the external scope and assigns value to it
-      scopeValue(prefixOrName, value) {
-        const name = this._extScope.value(prefixOrName, value);
-        const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
-        vs.add(name);
-        return name;
-      }
-      getScopeValue(prefix, keyOrRef) {
-        return this._extScope.getValue(prefix, keyOrRef);
-      }
-      // return code that assigns values in the external scope to the names that are used internally
-      // (same names that were returned by gen.scopeName or gen.scopeValue)
-      scopeRefs(scopeName) {
-        return this._extScope.scopeRefs(scopeName, this._values);
-      }
-      scopeCode() {
-        return this._extScope.scopeCode(this._values);
-      }
-      _def(varKind, nameOrPrefix, rhs, constant) {
-        const name = this._scope.toName(nameOrPrefix);
-        if (rhs !== void 0 && constant)
-          this._constants[name.str] = rhs;
-        this._leafNode(new Def(varKind, name, rhs));
-        return name;
-      }
-      // `const` declaration (`var` in es5 mode)
-      const(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.const, nameOrPrefix, rhs, _constant);
-      }
-      // `let` declaration with optional assignment (`var` in es5 mode)
-      let(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.let, nameOrPrefix, rhs, _constant);
-      }
-      // `var` declaration with optional assignment
-      var(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.var, nameOrPrefix, rhs, _constant);
-      }
-      // assignment code
-      assign(lhs, rhs, sideEffects) {
-        return this._leafNode(new Assign(lhs, rhs, sideEffects));
-      }
-      // `+=` code
-      add(lhs, rhs) {
-        return this._leafNode(new AssignOp(lhs, exports.operators.ADD, rhs));
-      }
-      // appends passed SafeExpr to code or executes Block
-      code(c) {
-        if (typeof c == "function")
-          c();
-        else if (c !== code_1.nil)
-          this._leafNode(new AnyCode(c));
-        return this;
-      }
-      // returns code for object literal for the passed argument list of key-value pairs
-      object(...keyValues) {
-        const code3 = ["{"];
-        for (const [key, value] of keyValues) {
-          if (code3.length > 1)
-            code3.push(",");
-          code3.push(key);
-          if (key !== value || this.opts.es5) {
-            code3.push(":");
-            (0, code_1.addCodeArg)(code3, value);
-          }
-        }
-        code3.push("}");
-        return new code_1._Code(code3);
-      }
-      // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
-      if(condition, thenBody, elseBody) {
-        this._blockNode(new If(condition));
-        if (thenBody && elseBody) {
-          this.code(thenBody).else().code(elseBody).endIf();
-        } else if (thenBody) {
-          this.code(thenBody).endIf();
-        } else if (elseBody) {
-          throw new Error('CodeGen: "else" body without "then" body');
-        }
-        return this;
-      }
-      // `else if` clause - invalid without `if` or after `else` clauses
-      elseIf(condition) {
-        return this._elseNode(new If(condition));
-      }
-      // `else` clause - only valid after `if` or `else if` clauses
-      else() {
-        return this._elseNode(new Else());
-      }
-      // end `if` statement (needed if gen.if was used only with condition)
-      endIf() {
-        return this._endBlockNode(If, Else);
-      }
-      _for(node, forBody) {
-        this._blockNode(node);
-        if (forBody)
-          this.code(forBody).endFor();
-        return this;
-      }
-      // a generic `for` clause (or statement if `forBody` is passed)
-      for(iteration, forBody) {
-        return this._for(new ForLoop(iteration), forBody);
-      }
-      // `for` statement for a range of values
-      forRange(nameOrPrefix, from, to, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.let) {
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForRange(varKind, name, from, to), () => forBody(name));
-      }
-      // `for-of` statement (in es5 mode replace with a normal for loop)
-      forOf(nameOrPrefix, iterable, forBody, varKind = scope_1.varKinds.const) {
-        const name = this._scope.toName(nameOrPrefix);
-        if (this.opts.es5) {
-          const arr2 = iterable instanceof code_1.Name ? iterable : this.var("_arr", iterable);
-          return this.forRange("_i", 0, (0, code_1._)`${arr2}.length`, (i) => {
-            this.var(name, (0, code_1._)`${arr2}[${i}]`);
-            forBody(name);
-          });
-        }
-        return this._for(new ForIter("of", varKind, name, iterable), () => forBody(name));
-      }
-      // `for-in` statement.
-      // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
-        if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj})`, forBody);
-        }
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj), () => forBody(name));
-      }
-      // end `for` loop
-      endFor() {
-        return this._endBlockNode(For);
-      }
-      // `label` statement
-      label(label) {
-        return this._leafNode(new Label(label));
-      }
-      // `break` statement
-      break(label) {
-        return this._leafNode(new Break(label));
-      }
-      // `return` statement
-      return(value) {
-        const node = new Return();
-        this._blockNode(node);
-        this.code(value);
-        if (node.nodes.length !== 1)
-          throw new Error('CodeGen: "return" should have one node');
-        return this._endBlockNode(Return);
-      }
-      // `try` statement
-      try(tryBody, catchCode, finallyCode) {
-        if (!catchCode && !finallyCode)
-          throw new Error('CodeGen: "try" without "catch" and "finally"');
-        const node = new Try();
-        this._blockNode(node);
-        this.code(tryBody);
-        if (catchCode) {
-          const error2 = this.name("e");
-          this._currNode = node.catch = new Catch(error2);
-          catchCode(error2);
-        }
-        if (finallyCode) {
-          this._currNode = node.finally = new Finally();
-          this.code(finallyCode);
-        }
-        return this._endBlockNode(Catch, Finally);
-      }
-      // `throw` statement
-      throw(error2) {
-        return this._leafNode(new Throw(error2));
-      }
-      // start self-balancing block
-      block(body, nodeCount) {
-        this._blockStarts.push(this._nodes.length);
-        if (body)
-          this.code(body).endBlock(nodeCount);
-        return this;
-      }
-      // end the current self-balancing block
-      endBlock(nodeCount) {
-        const len = this._blockStarts.pop();
-        if (len === void 0)
-          throw new Error("CodeGen: not in self-balancing block");
-        const toClose = this._nodes.length - len;
-        if (toClose < 0 || nodeCount !== void 0 && toClose !== nodeCount) {
-          throw new Error(`CodeGen: wrong number of nodes: ${toClose} vs ${nodeCount} expected`);
-        }
-        this._nodes.length = len;
-        return this;
-      }
-      // `function` heading (or definition if funcBody is passed)
-      func(name, args = code_1.nil, async, funcBody) {
-        this._blockNode(new Func(name, args, async));
-        if (funcBody)
-          this.code(funcBody).endFunc();
-        return this;
-      }
-      // end function definition
-      endFunc() {
-        return this._endBlockNode(Func);
-      }
-      optimize(n = 1) {
-        while (n-- > 0) {
-          this._root.optimizeNodes();
-          this._root.optimizeNames(this._root.names, this._constants);
-        }
-      }
-      _leafNode(node) {
-        this._currNode.nodes.push(node);
-        return this;
-      }
-      _blockNode(node) {
-        this._currNode.nodes.push(node);
-        this._nodes.push(node);
-      }
-      _endBlockNode(N1, N2) {
-        const n = this._currNode;
-        if (n instanceof N1 || N2 && n instanceof N2) {
-          this._nodes.pop();
-          return this;
-        }
-        throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
-      }
-      _elseNode(node) {
-        const n = this._currNode;
-        if (!(n instanceof If)) {
-          throw new Error('CodeGen: "else" without "if"');
-        }
-        this._currNode = n.else = node;
-        return this;
-      }
-      get _root() {
-        return this._nodes[0];
-      }
-      get _currNode() {
-        const ns = this._nodes;
-        return ns[ns.length - 1];
-      }
-      set _currNode(node) {
-        const ns = this._nodes;
-        ns[ns.length - 1] = node;
-      }
-    };
-    exports.CodeGen = CodeGen;
-    function addNames(names, from) {
-      for (const n in from)
-        names[n] = (names[n] || 0) + (from[n] || 0);
-      return names;
-    }
-    function addExprNames(names, from) {
-      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
-    }
-    function optimizeExpr(expr, names, constants4) {
-      if (expr instanceof code_1.Name)
-        return replaceName(expr);
-      if (!canOptimize(expr))
-        return expr;
-      return new code_1._Code(expr._items.reduce((items, c) => {
-        if (c instanceof code_1.Name)
-          c = replaceName(c);
-        if (c instanceof code_1._Code)
-          items.push(...c._items);
-        else
-          items.push(c);
-        return items;
-      }, []));
-      function replaceName(n) {
-        const c = constants4[n.str];
-        if (c === void 0 || names[n.str] !== 1)
-          return n;
-        delete names[n.str];
-        return c;
-      }
-      function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
-      }
-    }
-    function subtractNames(names, from) {
-      for (const n in from)
-        names[n] = (names[n] || 0) - (from[n] || 0);
-    }
-    function not(x) {
-      return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
-    }
-    exports.not = not;
-    var andCode = mappend(exports.operators.AND);
-    function and(...args) {
-      return args.reduce(andCode);
-    }
-    exports.and = and;
-    var orCode = mappend(exports.operators.OR);
-    function or(...args) {
-      return args.reduce(orCode);
-    }
-    exports.or = or;
-    function mappend(op) {
-      return (x, y) => x === code_1.nil ? y : y === code_1.nil ? x : (0, code_1._)`${par(x)} ${op} ${par(y)}`;
-    }
-    function par(x) {
-      return x instanceof code_1.Name ? x : (0, code_1._)`(${x})`;
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/util.js
-var require_util = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-    var codegen_1 = require_codegen();
-    var code_1 = require_code();
-    function toHash(arr2) {
-      const hash5 = {};
-      for (const item of arr2)
-        hash5[item] = true;
-      return hash5;
-    }
-    exports.toHash = toHash;
-    function alwaysValidSchema(it, schema) {
-      if (typeof schema == "boolean")
-        return schema;
-      if (Object.keys(schema).length === 0)
-        return true;
-      checkUnknownRules(it, schema);
-      return !schemaHasRules(schema, it.self.RULES.all);
-    }
-    exports.alwaysValidSchema = alwaysValidSchema;
-    function checkUnknownRules(it, schema = it.schema) {
-      const { opts, self: self2 } = it;
-      if (!opts.strictSchema)
-        return;
-      if (typeof schema === "boolean")
-        return;
-      const rules = self2.RULES.keywords;
-      for (const key in schema) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
-      }
-    }
-    exports.checkUnknownRules = checkUnknownRules;
-    function schemaHasRules(schema, rules) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (rules[key])
-          return true;
-      return false;
-    }
-    exports.schemaHasRules = schemaHasRules;
-    function schemaHasRulesButRef(schema, RULES) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (key !== "$ref" && RULES.all[key])
-          return true;
-      return false;
-    }
-    exports.schemaHasRulesButRef = schemaHasRulesButRef;
-    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema, keyword, $data) {
-      if (!$data) {
-        if (typeof schema == "number" || typeof schema == "boolean")
-          return schema;
-        if (typeof schema == "string")
-          return (0, codegen_1._)`${schema}`;
-      }
-      return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
-    }
-    exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str) {
-      return unescapeJsonPointer(decodeURIComponent(str));
-    }
-    exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str) {
-      return encodeURIComponent(escapeJsonPointer(str));
-    }
-    exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str) {
-      if (typeof str == "number")
-        return `${str}`;
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-    exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str) {
-      return str.replace(/~1/g, "/").replace(/~0/g, "~");
-    }
-    exports.unescapeJsonPointer = unescapeJsonPointer;
-    function eachItem(xs, f) {
-      if (Array.isArray(xs)) {
-        for (const x of xs)
-          f(x);
-      } else {
-        f(xs);
-      }
-    }
-    exports.eachItem = eachItem;
-    function makeMergeEvaluated({ mergeNames, mergeToName, mergeValues, resultToName }) {
-      return (gen, from, to, toName) => {
-        const res = to === void 0 ? from : to instanceof codegen_1.Name ? (from instanceof codegen_1.Name ? mergeNames(gen, from, to) : mergeToName(gen, from, to), to) : from instanceof codegen_1.Name ? (mergeToName(gen, to, from), from) : mergeValues(from, to);
-        return toName === codegen_1.Name && !(res instanceof codegen_1.Name) ? resultToName(gen, res) : res;
-      };
-    }
-    exports.mergeEvaluated = {
-      props: makeMergeEvaluated({
-        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
-          gen.if((0, codegen_1._)`${from} === true`, () => gen.assign(to, true), () => gen.assign(to, (0, codegen_1._)`${to} || {}`).code((0, codegen_1._)`Object.assign(${to}, ${from})`));
-        }),
-        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => {
-          if (from === true) {
-            gen.assign(to, true);
-          } else {
-            gen.assign(to, (0, codegen_1._)`${to} || {}`);
-            setEvaluated(gen, to, from);
-          }
-        }),
-        mergeValues: (from, to) => from === true ? true : { ...from, ...to },
-        resultToName: evaluatedPropsToName
-      }),
-      items: makeMergeEvaluated({
-        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => gen.assign(to, (0, codegen_1._)`${from} === true ? true : ${to} > ${from} ? ${to} : ${from}`)),
-        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => gen.assign(to, from === true ? true : (0, codegen_1._)`${to} > ${from} ? ${to} : ${from}`)),
-        mergeValues: (from, to) => from === true ? true : Math.max(from, to),
-        resultToName: (gen, items) => gen.var("items", items)
-      })
-    };
-    function evaluatedPropsToName(gen, ps) {
-      if (ps === true)
-        return gen.var("props", true);
-      const props = gen.var("props", (0, codegen_1._)`{}`);
-      if (ps !== void 0)
-        setEvaluated(gen, props, ps);
-      return props;
-    }
-    exports.evaluatedPropsToName = evaluatedPropsToName;
-    function setEvaluated(gen, props, ps) {
-      Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
-    }
-    exports.setEvaluated = setEvaluated;
-    var snippets = {};
-    function useFunc(gen, f) {
-      return gen.scopeValue("func", {
-        ref: f,
-        code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
-      });
-    }
-    exports.useFunc = useFunc;
-    var Type;
-    (function(Type2) {
-      Type2[Type2["Num"] = 0] = "Num";
-      Type2[Type2["Str"] = 1] = "Str";
-    })(Type || (exports.Type = Type = {}));
-    function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
-      if (dataProp instanceof codegen_1.Name) {
-        const isNumber3 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
-      }
-      return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
-    }
-    exports.getErrorPath = getErrorPath;
-    function checkStrictMode(it, msg, mode = it.opts.strictSchema) {
-      if (!mode)
-        return;
-      msg = `strict mode: ${msg}`;
-      if (mode === true)
-        throw new Error(msg);
-      it.self.logger.warn(msg);
-    }
-    exports.checkStrictMode = checkStrictMode;
-  }
-});
-
-// node_modules/ajv/dist/compile/names.js
-var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var names = {
-      // validation function arguments
-      data: new codegen_1.Name("data"),
-      // data passed to validation function
-      // args passed from referencing schema
-      valCxt: new codegen_1.Name("valCxt"),
-      // validation/data context - should not be used directly, it is destructured to the names below
-      instancePath: new codegen_1.Name("instancePath"),
-      parentData: new codegen_1.Name("parentData"),
-      parentDataProperty: new codegen_1.Name("parentDataProperty"),
-      rootData: new codegen_1.Name("rootData"),
-      // root data - same as the data passed to the first/top validation function
-      dynamicAnchors: new codegen_1.Name("dynamicAnchors"),
-      // used to support recursiveRef and dynamicRef
-      // function scoped variables
-      vErrors: new codegen_1.Name("vErrors"),
-      // null or array of validation errors
-      errors: new codegen_1.Name("errors"),
-      // counter of validation errors
-      this: new codegen_1.Name("this"),
-      // "globals"
-      self: new codegen_1.Name("self"),
-      scope: new codegen_1.Name("scope"),
-      // JTD serialize/parse name for JSON string and position
-      json: new codegen_1.Name("json"),
-      jsonPos: new codegen_1.Name("jsonPos"),
-      jsonLen: new codegen_1.Name("jsonLen"),
-      jsonPart: new codegen_1.Name("jsonPart")
-    };
-    exports.default = names;
-  }
-});
-
-// node_modules/ajv/dist/compile/errors.js
-var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var names_1 = require_names();
-    exports.keywordError = {
-      message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
-    };
-    exports.keyword$DataError = {
-      message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
-    };
-    function reportError(cxt, error2 = exports.keywordError, errorPaths, overrideAllErrors) {
-      const { it } = cxt;
-      const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error2, errorPaths);
-      if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
-        addError(gen, errObj);
-      } else {
-        returnErrors(it, (0, codegen_1._)`[${errObj}]`);
-      }
-    }
-    exports.reportError = reportError;
-    function reportExtraError(cxt, error2 = exports.keywordError, errorPaths) {
-      const { it } = cxt;
-      const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error2, errorPaths);
-      addError(gen, errObj);
-      if (!(compositeRule || allErrors)) {
-        returnErrors(it, names_1.default.vErrors);
-      }
-    }
-    exports.reportExtraError = reportExtraError;
-    function resetErrorsCount(gen, errsCount) {
-      gen.assign(names_1.default.errors, errsCount);
-      gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
-    }
-    exports.resetErrorsCount = resetErrorsCount;
-    function extendErrors({ gen, keyword, schemaValue, data: data2, errsCount, it }) {
-      if (errsCount === void 0)
-        throw new Error("ajv implementation error");
-      const err = gen.name("err");
-      gen.forRange("i", errsCount, names_1.default.errors, (i) => {
-        gen.const(err, (0, codegen_1._)`${names_1.default.vErrors}[${i}]`);
-        gen.if((0, codegen_1._)`${err}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
-        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
-        if (it.opts.verbose) {
-          gen.assign((0, codegen_1._)`${err}.schema`, schemaValue);
-          gen.assign((0, codegen_1._)`${err}.data`, data2);
-        }
-      });
-    }
-    exports.extendErrors = extendErrors;
-    function addError(gen, errObj) {
-      const err = gen.const("err", errObj);
-      gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err})`);
-      gen.code((0, codegen_1._)`${names_1.default.errors}++`);
-    }
-    function returnErrors(it, errs) {
-      const { gen, validateName, schemaEnv } = it;
-      if (schemaEnv.$async) {
-        gen.throw((0, codegen_1._)`new ${it.ValidationError}(${errs})`);
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, errs);
-        gen.return(false);
-      }
-    }
-    var E = {
-      keyword: new codegen_1.Name("keyword"),
-      schemaPath: new codegen_1.Name("schemaPath"),
-      // also used in JTD errors
-      params: new codegen_1.Name("params"),
-      propertyName: new codegen_1.Name("propertyName"),
-      message: new codegen_1.Name("message"),
-      schema: new codegen_1.Name("schema"),
-      parentSchema: new codegen_1.Name("parentSchema")
-    };
-    function errorObjectCode(cxt, error2, errorPaths) {
-      const { createErrors } = cxt.it;
-      if (createErrors === false)
-        return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error2, errorPaths);
-    }
-    function errorObject(cxt, error2, errorPaths = {}) {
-      const { gen, it } = cxt;
-      const keyValues = [
-        errorInstancePath(it, errorPaths),
-        errorSchemaPath(cxt, errorPaths)
-      ];
-      extraErrorProps(cxt, error2, keyValues);
-      return gen.object(...keyValues);
-    }
-    function errorInstancePath({ errorPath }, { instancePath }) {
-      const instPath = instancePath ? (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(instancePath, util_1.Type.Str)}` : errorPath;
-      return [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, instPath)];
-    }
-    function errorSchemaPath({ keyword, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
-      let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword}`;
-      if (schemaPath) {
-        schPath = (0, codegen_1.str)`${schPath}${(0, util_1.getErrorPath)(schemaPath, util_1.Type.Str)}`;
-      }
-      return [E.schemaPath, schPath];
-    }
-    function extraErrorProps(cxt, { params, message: message2 }, keyValues) {
-      const { keyword, data: data2, schemaValue, it } = cxt;
-      const { opts, propertyName, topSchemaRef, schemaPath } = it;
-      keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
-      if (opts.messages) {
-        keyValues.push([E.message, typeof message2 == "function" ? message2(cxt) : message2]);
-      }
-      if (opts.verbose) {
-        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data2]);
-      }
-      if (propertyName)
-        keyValues.push([E.propertyName, propertyName]);
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/boolSchema.js
-var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-    var errors_1 = require_errors();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var boolError = {
-      message: "boolean schema is false"
-    };
-    function topBoolOrEmptySchema(it) {
-      const { gen, schema, validateName } = it;
-      if (schema === false) {
-        falseSchemaError(it, false);
-      } else if (typeof schema == "object" && schema.$async === true) {
-        gen.return(names_1.default.data);
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, null);
-        gen.return(true);
-      }
-    }
-    exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
-    function boolOrEmptySchema(it, valid) {
-      const { gen, schema } = it;
-      if (schema === false) {
-        gen.var(valid, false);
-        falseSchemaError(it);
-      } else {
-        gen.var(valid, true);
-      }
-    }
-    exports.boolOrEmptySchema = boolOrEmptySchema;
-    function falseSchemaError(it, overrideAllErrors) {
-      const { gen, data: data2 } = it;
-      const cxt = {
-        gen,
-        keyword: "false schema",
-        data: data2,
-        schema: false,
-        schemaCode: false,
-        schemaValue: false,
-        params: {},
-        it
-      };
-      (0, errors_1.reportError)(cxt, boolError, void 0, overrideAllErrors);
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/rules.js
-var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getRules = exports.isJSONType = void 0;
-    var _jsonTypes = ["string", "number", "integer", "boolean", "null", "object", "array"];
-    var jsonTypes = new Set(_jsonTypes);
-    function isJSONType(x) {
-      return typeof x == "string" && jsonTypes.has(x);
-    }
-    exports.isJSONType = isJSONType;
-    function getRules() {
-      const groups2 = {
-        number: { type: "number", rules: [] },
-        string: { type: "string", rules: [] },
-        array: { type: "array", rules: [] },
-        object: { type: "object", rules: [] }
-      };
-      return {
-        types: { ...groups2, integer: true, boolean: true, null: true },
-        rules: [{ rules: [] }, groups2.number, groups2.string, groups2.array, groups2.object],
-        post: { rules: [] },
-        all: {},
-        keywords: {}
-      };
-    }
-    exports.getRules = getRules;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/applicability.js
-var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
-    function schemaHasRulesForType({ schema, self: self2 }, type) {
-      const group2 = self2.RULES.types[type];
-      return group2 && group2 !== true && shouldUseGroup(schema, group2);
-    }
-    exports.schemaHasRulesForType = schemaHasRulesForType;
-    function shouldUseGroup(schema, group2) {
-      return group2.rules.some((rule) => shouldUseRule(schema, rule));
-    }
-    exports.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule) {
-      var _a;
-      return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
-    }
-    exports.shouldUseRule = shouldUseRule;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/dataType.js
-var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-    var rules_1 = require_rules();
-    var applicability_1 = require_applicability();
-    var errors_1 = require_errors();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var DataType;
-    (function(DataType2) {
-      DataType2[DataType2["Correct"] = 0] = "Correct";
-      DataType2[DataType2["Wrong"] = 1] = "Wrong";
-    })(DataType || (exports.DataType = DataType = {}));
-    function getSchemaTypes(schema) {
-      const types = getJSONTypes(schema.type);
-      const hasNull = types.includes("null");
-      if (hasNull) {
-        if (schema.nullable === false)
-          throw new Error("type: null contradicts nullable: false");
-      } else {
-        if (!types.length && schema.nullable !== void 0) {
-          throw new Error('"nullable" cannot be used without "type"');
-        }
-        if (schema.nullable === true)
-          types.push("null");
-      }
-      return types;
-    }
-    exports.getSchemaTypes = getSchemaTypes;
-    function getJSONTypes(ts) {
-      const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
-      if (types.every(rules_1.isJSONType))
-        return types;
-      throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
-    }
-    exports.getJSONTypes = getJSONTypes;
-    function coerceAndCheckDataType(it, types) {
-      const { gen, data: data2, opts } = it;
-      const coerceTo = coerceToTypes(types, opts.coerceTypes);
-      const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
-      if (checkTypes) {
-        const wrongType = checkDataTypes(types, data2, opts.strictNumbers, DataType.Wrong);
-        gen.if(wrongType, () => {
-          if (coerceTo.length)
-            coerceData(it, types, coerceTo);
-          else
-            reportTypeError(it);
-        });
-      }
-      return checkTypes;
-    }
-    exports.coerceAndCheckDataType = coerceAndCheckDataType;
-    var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
-    function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t5) => COERCIBLE.has(t5) || coerceTypes === "array" && t5 === "array") : [];
-    }
-    function coerceData(it, types, coerceTo) {
-      const { gen, data: data2, opts } = it;
-      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data2}`);
-      const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
-      if (opts.coerceTypes === "array") {
-        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
-      }
-      gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t5 of coerceTo) {
-        if (COERCIBLE.has(t5) || t5 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t5);
-        }
-      }
-      gen.else();
-      reportTypeError(it);
-      gen.endIf();
-      gen.if((0, codegen_1._)`${coerced} !== undefined`, () => {
-        gen.assign(data2, coerced);
-        assignParentData(it, coerced);
-      });
-      function coerceSpecificType(t5) {
-        switch (t5) {
-          case "string":
-            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
-            return;
-          case "number":
-            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data2} === null
-              || (${dataType} == "string" && ${data2} && ${data2} == +${data2})`).assign(coerced, (0, codegen_1._)`+${data2}`);
-            return;
-          case "integer":
-            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data2} === null
-              || (${dataType} === "string" && ${data2} && ${data2} == +${data2} && !(${data2} % 1))`).assign(coerced, (0, codegen_1._)`+${data2}`);
-            return;
-          case "boolean":
-            gen.elseIf((0, codegen_1._)`${data2} === "false" || ${data2} === 0 || ${data2} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data2} === "true" || ${data2} === 1`).assign(coerced, true);
-            return;
-          case "null":
-            gen.elseIf((0, codegen_1._)`${data2} === "" || ${data2} === 0 || ${data2} === false`);
-            gen.assign(coerced, null);
-            return;
-          case "array":
-            gen.elseIf((0, codegen_1._)`${dataType} === "string" || ${dataType} === "number"
-              || ${dataType} === "boolean" || ${data2} === null`).assign(coerced, (0, codegen_1._)`[${data2}]`);
-        }
-      }
-    }
-    function assignParentData({ gen, parentData, parentDataProperty }, expr) {
-      gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
-    }
-    function checkDataType(dataType, data2, strictNums, correct = DataType.Correct) {
-      const EQ2 = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
-      let cond;
-      switch (dataType) {
-        case "null":
-          return (0, codegen_1._)`${data2} ${EQ2} null`;
-        case "array":
-          cond = (0, codegen_1._)`Array.isArray(${data2})`;
-          break;
-        case "object":
-          cond = (0, codegen_1._)`${data2} && typeof ${data2} == "object" && !Array.isArray(${data2})`;
-          break;
-        case "integer":
-          cond = numCond((0, codegen_1._)`!(${data2} % 1) && !isNaN(${data2})`);
-          break;
-        case "number":
-          cond = numCond();
-          break;
-        default:
-          return (0, codegen_1._)`typeof ${data2} ${EQ2} ${dataType}`;
-      }
-      return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
-      function numCond(_cond = codegen_1.nil) {
-        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data2} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data2})` : codegen_1.nil);
-      }
-    }
-    exports.checkDataType = checkDataType;
-    function checkDataTypes(dataTypes, data2, strictNums, correct) {
-      if (dataTypes.length === 1) {
-        return checkDataType(dataTypes[0], data2, strictNums, correct);
-      }
-      let cond;
-      const types = (0, util_1.toHash)(dataTypes);
-      if (types.array && types.object) {
-        const notObj = (0, codegen_1._)`typeof ${data2} != "object"`;
-        cond = types.null ? notObj : (0, codegen_1._)`!${data2} || ${notObj}`;
-        delete types.null;
-        delete types.array;
-        delete types.object;
-      } else {
-        cond = codegen_1.nil;
-      }
-      if (types.number)
-        delete types.integer;
-      for (const t5 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t5, data2, strictNums, correct));
-      return cond;
-    }
-    exports.checkDataTypes = checkDataTypes;
-    var typeError = {
-      message: ({ schema }) => `must be ${schema}`,
-      params: ({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`
-    };
-    function reportTypeError(it) {
-      const cxt = getTypeErrorContext(it);
-      (0, errors_1.reportError)(cxt, typeError);
-    }
-    exports.reportTypeError = reportTypeError;
-    function getTypeErrorContext(it) {
-      const { gen, data: data2, schema } = it;
-      const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
-      return {
-        gen,
-        keyword: "type",
-        data: data2,
-        schema: schema.type,
-        schemaCode,
-        schemaValue: schemaCode,
-        parentSchema: schema,
-        params: {},
-        it
-      };
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/defaults.js
-var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.assignDefaults = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    function assignDefaults(it, ty) {
-      const { properties, items } = it.schema;
-      if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
-        }
-      } else if (ty === "array" && Array.isArray(items)) {
-        items.forEach((sch, i) => assignDefault(it, i, sch.default));
-      }
-    }
-    exports.assignDefaults = assignDefaults;
-    function assignDefault(it, prop, defaultValue) {
-      const { gen, compositeRule, data: data2, opts } = it;
-      if (defaultValue === void 0)
-        return;
-      const childData = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(prop)}`;
-      if (compositeRule) {
-        (0, util_1.checkStrictMode)(it, `default is ignored for: ${childData}`);
-        return;
-      }
-      let condition = (0, codegen_1._)`${childData} === undefined`;
-      if (opts.useDefaults === "empty") {
-        condition = (0, codegen_1._)`${condition} || ${childData} === null || ${childData} === ""`;
-      }
-      gen.if(condition, (0, codegen_1._)`${childData} = ${(0, codegen_1.stringify)(defaultValue)}`);
-    }
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/code.js
-var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var names_1 = require_names();
-    var util_2 = require_util();
-    function checkReportMissingProp(cxt, prop) {
-      const { gen, data: data2, it } = cxt;
-      gen.if(noPropertyInData(gen, data2, prop, it.opts.ownProperties), () => {
-        cxt.setParams({ missingProperty: (0, codegen_1._)`${prop}` }, true);
-        cxt.error();
-      });
-    }
-    exports.checkReportMissingProp = checkReportMissingProp;
-    function checkMissingProp({ gen, data: data2, it: { opts } }, properties, missing) {
-      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data2, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
-    }
-    exports.checkMissingProp = checkMissingProp;
-    function reportMissingProp(cxt, missing) {
-      cxt.setParams({ missingProperty: missing }, true);
-      cxt.error();
-    }
-    exports.reportMissingProp = reportMissingProp;
-    function hasPropFunc(gen) {
-      return gen.scopeValue("func", {
-        // eslint-disable-next-line @typescript-eslint/unbound-method
-        ref: Object.prototype.hasOwnProperty,
-        code: (0, codegen_1._)`Object.prototype.hasOwnProperty`
-      });
-    }
-    exports.hasPropFunc = hasPropFunc;
-    function isOwnProperty(gen, data2, property2) {
-      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data2}, ${property2})`;
-    }
-    exports.isOwnProperty = isOwnProperty;
-    function propertyInData(gen, data2, property2, ownProperties) {
-      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property2)} !== undefined`;
-      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data2, property2)}` : cond;
-    }
-    exports.propertyInData = propertyInData;
-    function noPropertyInData(gen, data2, property2, ownProperties) {
-      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property2)} === undefined`;
-      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data2, property2))) : cond;
-    }
-    exports.noPropertyInData = noPropertyInData;
-    function allSchemaProperties(schemaMap) {
-      return schemaMap ? Object.keys(schemaMap).filter((p) => p !== "__proto__") : [];
-    }
-    exports.allSchemaProperties = allSchemaProperties;
-    function schemaProperties(it, schemaMap) {
-      return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
-    }
-    exports.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data: data2, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context, passSchema) {
-      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data2}, ${topSchemaRef}${schemaPath}` : data2;
-      const valCxt = [
-        [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
-        [names_1.default.parentData, it.parentData],
-        [names_1.default.parentDataProperty, it.parentDataProperty],
-        [names_1.default.rootData, names_1.default.rootData]
-      ];
-      if (it.opts.dynamicRef)
-        valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
-      const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
-      return context !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context}, ${args})` : (0, codegen_1._)`${func}(${args})`;
-    }
-    exports.callValidateCode = callValidateCode;
-    var newRegExp = (0, codegen_1._)`new RegExp`;
-    function usePattern({ gen, it: { opts } }, pattern) {
-      const u = opts.unicodeRegExp ? "u" : "";
-      const { regExp } = opts.code;
-      const rx = regExp(pattern, u);
-      return gen.scopeValue("pattern", {
-        key: rx.toString(),
-        ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
-      });
-    }
-    exports.usePattern = usePattern;
-    function validateArray(cxt) {
-      const { gen, data: data2, keyword, it } = cxt;
-      const valid = gen.name("valid");
-      if (it.allErrors) {
-        const validArr = gen.let("valid", true);
-        validateItems(() => gen.assign(validArr, false));
-        return validArr;
-      }
-      gen.var(valid, true);
-      validateItems(() => gen.break());
-      return valid;
-      function validateItems(notValid) {
-        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
-        gen.forRange("i", 0, len, (i) => {
-          cxt.subschema({
-            keyword,
-            dataProp: i,
-            dataPropType: util_1.Type.Num
-          }, valid);
-          gen.if((0, codegen_1.not)(valid), notValid);
-        });
-      }
-    }
-    exports.validateArray = validateArray;
-    function validateUnion(cxt) {
-      const { gen, schema, keyword, it } = cxt;
-      if (!Array.isArray(schema))
-        throw new Error("ajv implementation error");
-      const alwaysValid = schema.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
-      if (alwaysValid && !it.opts.unevaluated)
-        return;
-      const valid = gen.let("valid", false);
-      const schValid = gen.name("_valid");
-      gen.block(() => schema.forEach((_sch, i) => {
-        const schCxt = cxt.subschema({
-          keyword,
-          schemaProp: i,
-          compositeRule: true
-        }, schValid);
-        gen.assign(valid, (0, codegen_1._)`${valid} || ${schValid}`);
-        const merged = cxt.mergeValidEvaluated(schCxt, schValid);
-        if (!merged)
-          gen.if((0, codegen_1.not)(valid));
-      }));
-      cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
-    }
-    exports.validateUnion = validateUnion;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/keyword.js
-var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var code_1 = require_code2();
-    var errors_1 = require_errors();
-    function macroKeywordCode(cxt, def) {
-      const { gen, keyword, schema, parentSchema, it } = cxt;
-      const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
-      const schemaRef = useKeyword(gen, keyword, macroSchema);
-      if (it.opts.validateSchema !== false)
-        it.self.validateSchema(macroSchema, true);
-      const valid = gen.name("valid");
-      cxt.subschema({
-        schema: macroSchema,
-        schemaPath: codegen_1.nil,
-        errSchemaPath: `${it.errSchemaPath}/${keyword}`,
-        topSchemaRef: schemaRef,
-        compositeRule: true
-      }, valid);
-      cxt.pass(valid, () => cxt.error(true));
-    }
-    exports.macroKeywordCode = macroKeywordCode;
-    function funcKeywordCode(cxt, def) {
-      var _a;
-      const { gen, keyword, schema, parentSchema, $data, it } = cxt;
-      checkAsyncKeyword(it, def);
-      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate2);
-      const valid = gen.let("valid");
-      cxt.block$data(valid, validateKeyword);
-      cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
-      function validateKeyword() {
-        if (def.errors === false) {
-          assignValid();
-          if (def.modifying)
-            modifyData(cxt);
-          reportErrs(() => cxt.error());
-        } else {
-          const ruleErrs = def.async ? validateAsync() : validateSync();
-          if (def.modifying)
-            modifyData(cxt);
-          reportErrs(() => addErrs(cxt, ruleErrs));
-        }
-      }
-      function validateAsync() {
-        const ruleErrs = gen.let("ruleErrs", null);
-        gen.try(() => assignValid((0, codegen_1._)`await `), (e) => gen.assign(valid, false).if((0, codegen_1._)`${e} instanceof ${it.ValidationError}`, () => gen.assign(ruleErrs, (0, codegen_1._)`${e}.errors`), () => gen.throw(e)));
-        return ruleErrs;
-      }
-      function validateSync() {
-        const validateErrs = (0, codegen_1._)`${validateRef}.errors`;
-        gen.assign(validateErrs, null);
-        assignValid(codegen_1.nil);
-        return validateErrs;
-      }
-      function assignValid(_await = def.async ? (0, codegen_1._)`await ` : codegen_1.nil) {
-        const passCxt = it.opts.passContext ? names_1.default.this : names_1.default.self;
-        const passSchema = !("compile" in def && !$data || def.schema === false);
-        gen.assign(valid, (0, codegen_1._)`${_await}${(0, code_1.callValidateCode)(cxt, validateRef, passCxt, passSchema)}`, def.modifying);
-      }
-      function reportErrs(errors) {
-        var _a2;
-        gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
-      }
-    }
-    exports.funcKeywordCode = funcKeywordCode;
-    function modifyData(cxt) {
-      const { gen, data: data2, it } = cxt;
-      gen.if(it.parentData, () => gen.assign(data2, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
-    }
-    function addErrs(cxt, errs) {
-      const { gen } = cxt;
-      gen.if((0, codegen_1._)`Array.isArray(${errs})`, () => {
-        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`).assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
-        (0, errors_1.extendErrors)(cxt);
-      }, () => cxt.error());
-    }
-    function checkAsyncKeyword({ schemaEnv }, def) {
-      if (def.async && !schemaEnv.$async)
-        throw new Error("async keyword in sync schema");
-    }
-    function useKeyword(gen, keyword, result) {
-      if (result === void 0)
-        throw new Error(`keyword "${keyword}" failed to compile`);
-      return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
-    }
-    function validSchemaType(schema, schemaType, allowUndefined = false) {
-      return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
-    }
-    exports.validSchemaType = validSchemaType;
-    function validateKeywordUsage({ schema, opts, self: self2, errSchemaPath }, def, keyword) {
-      if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
-        throw new Error("ajv implementation error");
-      }
-      const deps = def.dependencies;
-      if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema, kwd))) {
-        throw new Error(`parent schema must have dependencies of ${keyword}: ${deps.join(",")}`);
-      }
-      if (def.validateSchema) {
-        const valid = def.validateSchema(schema[keyword]);
-        if (!valid) {
-          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self2.errorsText(def.validateSchema.errors);
-          if (opts.validateSchema === "log")
-            self2.logger.error(msg);
-          else
-            throw new Error(msg);
-        }
-      }
-    }
-    exports.validateKeywordUsage = validateKeywordUsage;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/subschema.js
-var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
-      if (keyword !== void 0 && schema !== void 0) {
-        throw new Error('both "keyword" and "schema" passed, only one allowed');
-      }
-      if (keyword !== void 0) {
-        const sch = it.schema[keyword];
-        return schemaProp === void 0 ? {
-          schema: sch,
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}`
-        } : {
-          schema: sch[schemaProp],
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}${(0, codegen_1.getProperty)(schemaProp)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}/${(0, util_1.escapeFragment)(schemaProp)}`
-        };
-      }
-      if (schema !== void 0) {
-        if (schemaPath === void 0 || errSchemaPath === void 0 || topSchemaRef === void 0) {
-          throw new Error('"schemaPath", "errSchemaPath" and "topSchemaRef" are required with "schema"');
-        }
-        return {
-          schema,
-          schemaPath,
-          topSchemaRef,
-          errSchemaPath
-        };
-      }
-      throw new Error('either "keyword" or "schema" must be passed');
-    }
-    exports.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data: data2, dataTypes, propertyName }) {
-      if (data2 !== void 0 && dataProp !== void 0) {
-        throw new Error('both "data" and "dataProp" passed, only one allowed');
-      }
-      const { gen } = it;
-      if (dataProp !== void 0) {
-        const { errorPath, dataPathArr, opts } = it;
-        const nextData = gen.let("data", (0, codegen_1._)`${it.data}${(0, codegen_1.getProperty)(dataProp)}`, true);
-        dataContextProps(nextData);
-        subschema.errorPath = (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(dataProp, dpType, opts.jsPropertySyntax)}`;
-        subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
-        subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
-      }
-      if (data2 !== void 0) {
-        const nextData = data2 instanceof codegen_1.Name ? data2 : gen.let("data", data2, true);
-        dataContextProps(nextData);
-        if (propertyName !== void 0)
-          subschema.propertyName = propertyName;
-      }
-      if (dataTypes)
-        subschema.dataTypes = dataTypes;
-      function dataContextProps(_nextData) {
-        subschema.data = _nextData;
-        subschema.dataLevel = it.dataLevel + 1;
-        subschema.dataTypes = [];
-        it.definedProperties = /* @__PURE__ */ new Set();
-        subschema.parentData = it.data;
-        subschema.dataNames = [...it.dataNames, _nextData];
-      }
-    }
-    exports.extendSubschemaData = extendSubschemaData;
-    function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
-      if (compositeRule !== void 0)
-        subschema.compositeRule = compositeRule;
-      if (createErrors !== void 0)
-        subschema.createErrors = createErrors;
-      if (allErrors !== void 0)
-        subschema.allErrors = allErrors;
-      subschema.jtdDiscriminator = jtdDiscriminator;
-      subschema.jtdMetadata = jtdMetadata;
-    }
-    exports.extendSubschemaMode = extendSubschemaMode;
-  }
-});
-
-// node_modules/fast-deep-equal/index.js
-var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
-    "use strict";
-    module.exports = function equal(a, b) {
-      if (a === b) return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        if (a.constructor !== b.constructor) return false;
-        var length, i, keys;
-        if (Array.isArray(a)) {
-          length = a.length;
-          if (length != b.length) return false;
-          for (i = length; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
-          return true;
-        }
-        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-        keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length) return false;
-        for (i = length; i-- !== 0; )
-          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length; i-- !== 0; ) {
-          var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    };
-  }
-});
-
-// node_modules/json-schema-traverse/index.js
-var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module) {
-    "use strict";
-    var traverse = module.exports = function(schema, opts, cb) {
-      if (typeof opts == "function") {
-        cb = opts;
-        opts = {};
-      }
-      cb = opts.cb || cb;
-      var pre = typeof cb == "function" ? cb : cb.pre || function() {
-      };
-      var post = cb.post || function() {
-      };
-      _traverse(opts, pre, post, schema, "", schema);
-    };
-    traverse.keywords = {
-      additionalItems: true,
-      items: true,
-      contains: true,
-      additionalProperties: true,
-      propertyNames: true,
-      not: true,
-      if: true,
-      then: true,
-      else: true
-    };
-    traverse.arrayKeywords = {
-      items: true,
-      allOf: true,
-      anyOf: true,
-      oneOf: true
-    };
-    traverse.propsKeywords = {
-      $defs: true,
-      definitions: true,
-      properties: true,
-      patternProperties: true,
-      dependencies: true
-    };
-    traverse.skipKeywords = {
-      default: true,
-      enum: true,
-      const: true,
-      required: true,
-      maximum: true,
-      minimum: true,
-      exclusiveMaximum: true,
-      exclusiveMinimum: true,
-      multipleOf: true,
-      maxLength: true,
-      minLength: true,
-      pattern: true,
-      format: true,
-      maxItems: true,
-      minItems: true,
-      uniqueItems: true,
-      maxProperties: true,
-      minProperties: true
-    };
-    function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
-      if (schema && typeof schema == "object" && !Array.isArray(schema)) {
-        pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema) {
-          var sch = schema[key];
-          if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
-              for (var i = 0; i < sch.length; i++)
-                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key + "/" + i, rootSchema, jsonPtr, key, schema, i);
-            }
-          } else if (key in traverse.propsKeywords) {
-            if (sch && typeof sch == "object") {
-              for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
-            }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
-          }
-        }
-        post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-      }
-    }
-    function escapeJsonPtr(str) {
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/resolve.js
-var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-    var util_1 = require_util();
-    var equal = require_fast_deep_equal();
-    var traverse = require_json_schema_traverse();
-    var SIMPLE_INLINED = /* @__PURE__ */ new Set([
-      "type",
-      "format",
-      "pattern",
-      "maxLength",
-      "minLength",
-      "maxProperties",
-      "minProperties",
-      "maxItems",
-      "minItems",
-      "maximum",
-      "minimum",
-      "uniqueItems",
-      "multipleOf",
-      "required",
-      "enum",
-      "const"
-    ]);
-    function inlineRef(schema, limit = true) {
-      if (typeof schema == "boolean")
-        return true;
-      if (limit === true)
-        return !hasRef(schema);
-      if (!limit)
-        return false;
-      return countKeys(schema) <= limit;
-    }
-    exports.inlineRef = inlineRef;
-    var REF_KEYWORDS = /* @__PURE__ */ new Set([
-      "$ref",
-      "$recursiveRef",
-      "$recursiveAnchor",
-      "$dynamicRef",
-      "$dynamicAnchor"
-    ]);
-    function hasRef(schema) {
-      for (const key in schema) {
-        if (REF_KEYWORDS.has(key))
-          return true;
-        const sch = schema[key];
-        if (Array.isArray(sch) && sch.some(hasRef))
-          return true;
-        if (typeof sch == "object" && hasRef(sch))
-          return true;
-      }
-      return false;
-    }
-    function countKeys(schema) {
-      let count3 = 0;
-      for (const key in schema) {
-        if (key === "$ref")
-          return Infinity;
-        count3++;
-        if (SIMPLE_INLINED.has(key))
-          continue;
-        if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count3 += countKeys(sch));
-        }
-        if (count3 === Infinity)
-          return Infinity;
-      }
-      return count3;
-    }
-    function getFullPath(resolver, id = "", normalize) {
-      if (normalize !== false)
-        id = normalizeId(id);
-      const p = resolver.parse(id);
-      return _getFullPath(resolver, p);
-    }
-    exports.getFullPath = getFullPath;
-    function _getFullPath(resolver, p) {
-      const serialized = resolver.serialize(p);
-      return serialized.split("#")[0] + "#";
-    }
-    exports._getFullPath = _getFullPath;
-    var TRAILING_SLASH_HASH = /#\/?$/;
-    function normalizeId(id) {
-      return id ? id.replace(TRAILING_SLASH_HASH, "") : "";
-    }
-    exports.normalizeId = normalizeId;
-    function resolveUrl(resolver, baseId, id) {
-      id = normalizeId(id);
-      return resolver.resolve(baseId, id);
-    }
-    exports.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
-    function getSchemaRefs(schema, baseId) {
-      if (typeof schema == "boolean")
-        return {};
-      const { schemaId, uriResolver } = this.opts;
-      const schId = normalizeId(schema[schemaId] || baseId);
-      const baseIds = { "": schId };
-      const pathPrefix = getFullPath(uriResolver, schId, false);
-      const localRefs = {};
-      const schemaRefs = /* @__PURE__ */ new Set();
-      traverse(schema, { allKeys: true }, (sch, jsonPtr, _, parentJsonPtr) => {
-        if (parentJsonPtr === void 0)
-          return;
-        const fullPath = pathPrefix + jsonPtr;
-        let innerBaseId = baseIds[parentJsonPtr];
-        if (typeof sch[schemaId] == "string")
-          innerBaseId = addRef.call(this, sch[schemaId]);
-        addAnchor.call(this, sch.$anchor);
-        addAnchor.call(this, sch.$dynamicAnchor);
-        baseIds[jsonPtr] = innerBaseId;
-        function addRef(ref2) {
-          const _resolve = this.opts.uriResolver.resolve;
-          ref2 = normalizeId(innerBaseId ? _resolve(innerBaseId, ref2) : ref2);
-          if (schemaRefs.has(ref2))
-            throw ambiguos(ref2);
-          schemaRefs.add(ref2);
-          let schOrRef = this.refs[ref2];
-          if (typeof schOrRef == "string")
-            schOrRef = this.refs[schOrRef];
-          if (typeof schOrRef == "object") {
-            checkAmbiguosRef(sch, schOrRef.schema, ref2);
-          } else if (ref2 !== normalizeId(fullPath)) {
-            if (ref2[0] === "#") {
-              checkAmbiguosRef(sch, localRefs[ref2], ref2);
-              localRefs[ref2] = sch;
-            } else {
-              this.refs[ref2] = fullPath;
-            }
-          }
-          return ref2;
-        }
-        function addAnchor(anchor) {
-          if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
-              throw new Error(`invalid anchor "${anchor}"`);
-            addRef.call(this, `#${anchor}`);
-          }
-        }
-      });
-      return localRefs;
-      function checkAmbiguosRef(sch1, sch2, ref2) {
-        if (sch2 !== void 0 && !equal(sch1, sch2))
-          throw ambiguos(ref2);
-      }
-      function ambiguos(ref2) {
-        return new Error(`reference "${ref2}" resolves to more than one schema`);
-      }
-    }
-    exports.getSchemaRefs = getSchemaRefs;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/index.js
-var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-    var boolSchema_1 = require_boolSchema();
-    var dataType_1 = require_dataType();
-    var applicability_1 = require_applicability();
-    var dataType_2 = require_dataType();
-    var defaults_1 = require_defaults();
-    var keyword_1 = require_keyword();
-    var subschema_1 = require_subschema();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var resolve_1 = require_resolve();
-    var util_1 = require_util();
-    var errors_1 = require_errors();
-    function validateFunctionCode(it) {
-      if (isSchemaObj(it)) {
-        checkKeywords(it);
-        if (schemaCxtHasRules(it)) {
-          topSchemaObjCode(it);
-          return;
-        }
-      }
-      validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
-    }
-    exports.validateFunctionCode = validateFunctionCode;
-    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
-      if (opts.code.es5) {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
-          gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema, opts)}`);
-          destructureValCxtES5(gen, opts);
-          gen.code(body);
-        });
-      } else {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
-      }
-    }
-    function destructureValCxt(opts) {
-      return (0, codegen_1._)`{${names_1.default.instancePath}="", ${names_1.default.parentData}, ${names_1.default.parentDataProperty}, ${names_1.default.rootData}=${names_1.default.data}${opts.dynamicRef ? (0, codegen_1._)`, ${names_1.default.dynamicAnchors}={}` : codegen_1.nil}}={}`;
-    }
-    function destructureValCxtES5(gen, opts) {
-      gen.if(names_1.default.valCxt, () => {
-        gen.var(names_1.default.instancePath, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.instancePath}`);
-        gen.var(names_1.default.parentData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentData}`);
-        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentDataProperty}`);
-        gen.var(names_1.default.rootData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.rootData}`);
-        if (opts.dynamicRef)
-          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.dynamicAnchors}`);
-      }, () => {
-        gen.var(names_1.default.instancePath, (0, codegen_1._)`""`);
-        gen.var(names_1.default.parentData, (0, codegen_1._)`undefined`);
-        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`undefined`);
-        gen.var(names_1.default.rootData, names_1.default.data);
-        if (opts.dynamicRef)
-          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`{}`);
-      });
-    }
-    function topSchemaObjCode(it) {
-      const { schema, opts, gen } = it;
-      validateFunction(it, () => {
-        if (opts.$comment && schema.$comment)
-          commentKeyword(it);
-        checkNoDefault(it);
-        gen.let(names_1.default.vErrors, null);
-        gen.let(names_1.default.errors, 0);
-        if (opts.unevaluated)
-          resetEvaluated(it);
-        typeAndKeywords(it);
-        returnResults(it);
-      });
-      return;
-    }
-    function resetEvaluated(it) {
-      const { gen, validateName } = it;
-      it.evaluated = gen.const("evaluated", (0, codegen_1._)`${validateName}.evaluated`);
-      gen.if((0, codegen_1._)`${it.evaluated}.dynamicProps`, () => gen.assign((0, codegen_1._)`${it.evaluated}.props`, (0, codegen_1._)`undefined`));
-      gen.if((0, codegen_1._)`${it.evaluated}.dynamicItems`, () => gen.assign((0, codegen_1._)`${it.evaluated}.items`, (0, codegen_1._)`undefined`));
-    }
-    function funcSourceUrl(schema, opts) {
-      const schId = typeof schema == "object" && schema[opts.schemaId];
-      return schId && (opts.code.source || opts.code.process) ? (0, codegen_1._)`/*# sourceURL=${schId} */` : codegen_1.nil;
-    }
-    function subschemaCode(it, valid) {
-      if (isSchemaObj(it)) {
-        checkKeywords(it);
-        if (schemaCxtHasRules(it)) {
-          subSchemaObjCode(it, valid);
-          return;
-        }
-      }
-      (0, boolSchema_1.boolOrEmptySchema)(it, valid);
-    }
-    function schemaCxtHasRules({ schema, self: self2 }) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (self2.RULES.all[key])
-          return true;
-      return false;
-    }
-    function isSchemaObj(it) {
-      return typeof it.schema != "boolean";
-    }
-    function subSchemaObjCode(it, valid) {
-      const { schema, gen, opts } = it;
-      if (opts.$comment && schema.$comment)
-        commentKeyword(it);
-      updateContext(it);
-      checkAsyncSchema(it);
-      const errsCount = gen.const("_errs", names_1.default.errors);
-      typeAndKeywords(it, errsCount);
-      gen.var(valid, (0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-    }
-    function checkKeywords(it) {
-      (0, util_1.checkUnknownRules)(it);
-      checkRefsAndKeywords(it);
-    }
-    function typeAndKeywords(it, errsCount) {
-      if (it.opts.jtd)
-        return schemaKeywords(it, [], false, errsCount);
-      const types = (0, dataType_1.getSchemaTypes)(it.schema);
-      const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types);
-      schemaKeywords(it, types, !checkedTypes, errsCount);
-    }
-    function checkRefsAndKeywords(it) {
-      const { schema, errSchemaPath, opts, self: self2 } = it;
-      if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self2.RULES)) {
-        self2.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
-      }
-    }
-    function checkNoDefault(it) {
-      const { schema, opts } = it;
-      if (schema.default !== void 0 && opts.useDefaults && opts.strictSchema) {
-        (0, util_1.checkStrictMode)(it, "default is ignored in the schema root");
-      }
-    }
-    function updateContext(it) {
-      const schId = it.schema[it.opts.schemaId];
-      if (schId)
-        it.baseId = (0, resolve_1.resolveUrl)(it.opts.uriResolver, it.baseId, schId);
-    }
-    function checkAsyncSchema(it) {
-      if (it.schema.$async && !it.schemaEnv.$async)
-        throw new Error("async schema in sync schema");
-    }
-    function commentKeyword({ gen, schemaEnv, schema, errSchemaPath, opts }) {
-      const msg = schema.$comment;
-      if (opts.$comment === true) {
-        gen.code((0, codegen_1._)`${names_1.default.self}.logger.log(${msg})`);
-      } else if (typeof opts.$comment == "function") {
-        const schemaPath = (0, codegen_1.str)`${errSchemaPath}/$comment`;
-        const rootName = gen.scopeValue("root", { ref: schemaEnv.root });
-        gen.code((0, codegen_1._)`${names_1.default.self}.opts.$comment(${msg}, ${schemaPath}, ${rootName}.schema)`);
-      }
-    }
-    function returnResults(it) {
-      const { gen, schemaEnv, validateName, ValidationError, opts } = it;
-      if (schemaEnv.$async) {
-        gen.if((0, codegen_1._)`${names_1.default.errors} === 0`, () => gen.return(names_1.default.data), () => gen.throw((0, codegen_1._)`new ${ValidationError}(${names_1.default.vErrors})`));
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, names_1.default.vErrors);
-        if (opts.unevaluated)
-          assignEvaluated(it);
-        gen.return((0, codegen_1._)`${names_1.default.errors} === 0`);
-      }
-    }
-    function assignEvaluated({ gen, evaluated, props, items }) {
-      if (props instanceof codegen_1.Name)
-        gen.assign((0, codegen_1._)`${evaluated}.props`, props);
-      if (items instanceof codegen_1.Name)
-        gen.assign((0, codegen_1._)`${evaluated}.items`, items);
-    }
-    function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema, data: data2, allErrors, opts, self: self2 } = it;
-      const { RULES } = self2;
-      if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
-        gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
-        return;
-      }
-      if (!opts.jtd)
-        checkStrictTypes(it, types);
-      gen.block(() => {
-        for (const group2 of RULES.rules)
-          groupKeywords(group2);
-        groupKeywords(RULES.post);
-      });
-      function groupKeywords(group2) {
-        if (!(0, applicability_1.shouldUseGroup)(schema, group2))
-          return;
-        if (group2.type) {
-          gen.if((0, dataType_2.checkDataType)(group2.type, data2, opts.strictNumbers));
-          iterateKeywords(it, group2);
-          if (types.length === 1 && types[0] === group2.type && typeErrors) {
-            gen.else();
-            (0, dataType_2.reportTypeError)(it);
-          }
-          gen.endIf();
-        } else {
-          iterateKeywords(it, group2);
-        }
-        if (!allErrors)
-          gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
-      }
-    }
-    function iterateKeywords(it, group2) {
-      const { gen, schema, opts: { useDefaults } } = it;
-      if (useDefaults)
-        (0, defaults_1.assignDefaults)(it, group2.type);
-      gen.block(() => {
-        for (const rule of group2.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule)) {
-            keywordCode(it, rule.keyword, rule.definition, group2.type);
-          }
-        }
-      });
-    }
-    function checkStrictTypes(it, types) {
-      if (it.schemaEnv.meta || !it.opts.strictTypes)
-        return;
-      checkContextTypes(it, types);
-      if (!it.opts.allowUnionTypes)
-        checkMultipleTypes(it, types);
-      checkKeywordTypes(it, it.dataTypes);
-    }
-    function checkContextTypes(it, types) {
-      if (!types.length)
-        return;
-      if (!it.dataTypes.length) {
-        it.dataTypes = types;
-        return;
-      }
-      types.forEach((t5) => {
-        if (!includesType(it.dataTypes, t5)) {
-          strictTypesError(it, `type "${t5}" not allowed by context "${it.dataTypes.join(",")}"`);
-        }
-      });
-      narrowSchemaTypes(it, types);
-    }
-    function checkMultipleTypes(it, ts) {
-      if (ts.length > 1 && !(ts.length === 2 && ts.includes("null"))) {
-        strictTypesError(it, "use allowUnionTypes to allow union type keyword");
-      }
-    }
-    function checkKeywordTypes(it, ts) {
-      const rules = it.self.RULES.all;
-      for (const keyword in rules) {
-        const rule = rules[keyword];
-        if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
-          const { type } = rule.definition;
-          if (type.length && !type.some((t5) => hasApplicableType(ts, t5))) {
-            strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
-          }
-        }
-      }
-    }
-    function hasApplicableType(schTs, kwdT) {
-      return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
-    }
-    function includesType(ts, t5) {
-      return ts.includes(t5) || t5 === "integer" && ts.includes("number");
-    }
-    function narrowSchemaTypes(it, withTypes) {
-      const ts = [];
-      for (const t5 of it.dataTypes) {
-        if (includesType(withTypes, t5))
-          ts.push(t5);
-        else if (withTypes.includes("integer") && t5 === "number")
-          ts.push("integer");
-      }
-      it.dataTypes = ts;
-    }
-    function strictTypesError(it, msg) {
-      const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
-      msg += ` at "${schemaPath}" (strictTypes)`;
-      (0, util_1.checkStrictMode)(it, msg, it.opts.strictTypes);
-    }
-    var KeywordCxt = class {
-      constructor(it, def, keyword) {
-        (0, keyword_1.validateKeywordUsage)(it, def, keyword);
-        this.gen = it.gen;
-        this.allErrors = it.allErrors;
-        this.keyword = keyword;
-        this.data = it.data;
-        this.schema = it.schema[keyword];
-        this.$data = def.$data && it.opts.$data && this.schema && this.schema.$data;
-        this.schemaValue = (0, util_1.schemaRefOrVal)(it, this.schema, keyword, this.$data);
-        this.schemaType = def.schemaType;
-        this.parentSchema = it.schema;
-        this.params = {};
-        this.it = it;
-        this.def = def;
-        if (this.$data) {
-          this.schemaCode = it.gen.const("vSchema", getData(this.$data, it));
-        } else {
-          this.schemaCode = this.schemaValue;
-          if (!(0, keyword_1.validSchemaType)(this.schema, def.schemaType, def.allowUndefined)) {
-            throw new Error(`${keyword} value must be ${JSON.stringify(def.schemaType)}`);
-          }
-        }
-        if ("code" in def ? def.trackErrors : def.errors !== false) {
-          this.errsCount = it.gen.const("_errs", names_1.default.errors);
-        }
-      }
-      result(condition, successAction, failAction) {
-        this.failResult((0, codegen_1.not)(condition), successAction, failAction);
-      }
-      failResult(condition, successAction, failAction) {
-        this.gen.if(condition);
-        if (failAction)
-          failAction();
-        else
-          this.error();
-        if (successAction) {
-          this.gen.else();
-          successAction();
-          if (this.allErrors)
-            this.gen.endIf();
-        } else {
-          if (this.allErrors)
-            this.gen.endIf();
-          else
-            this.gen.else();
-        }
-      }
-      pass(condition, failAction) {
-        this.failResult((0, codegen_1.not)(condition), void 0, failAction);
-      }
-      fail(condition) {
-        if (condition === void 0) {
-          this.error();
-          if (!this.allErrors)
-            this.gen.if(false);
-          return;
-        }
-        this.gen.if(condition);
-        this.error();
-        if (this.allErrors)
-          this.gen.endIf();
-        else
-          this.gen.else();
-      }
-      fail$data(condition) {
-        if (!this.$data)
-          return this.fail(condition);
-        const { schemaCode } = this;
-        this.fail((0, codegen_1._)`${schemaCode} !== undefined && (${(0, codegen_1.or)(this.invalid$data(), condition)})`);
-      }
-      error(append, errorParams, errorPaths) {
-        if (errorParams) {
-          this.setParams(errorParams);
-          this._error(append, errorPaths);
-          this.setParams({});
-          return;
-        }
-        this._error(append, errorPaths);
-      }
-      _error(append, errorPaths) {
-        ;
-        (append ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
-      }
-      $dataError() {
-        (0, errors_1.reportError)(this, this.def.$dataError || errors_1.keyword$DataError);
-      }
-      reset() {
-        if (this.errsCount === void 0)
-          throw new Error('add "trackErrors" to keyword definition');
-        (0, errors_1.resetErrorsCount)(this.gen, this.errsCount);
-      }
-      ok(cond) {
-        if (!this.allErrors)
-          this.gen.if(cond);
-      }
-      setParams(obj, assign) {
-        if (assign)
-          Object.assign(this.params, obj);
-        else
-          this.params = obj;
-      }
-      block$data(valid, codeBlock, $dataValid = codegen_1.nil) {
-        this.gen.block(() => {
-          this.check$data(valid, $dataValid);
-          codeBlock();
-        });
-      }
-      check$data(valid = codegen_1.nil, $dataValid = codegen_1.nil) {
-        if (!this.$data)
-          return;
-        const { gen, schemaCode, schemaType, def } = this;
-        gen.if((0, codegen_1.or)((0, codegen_1._)`${schemaCode} === undefined`, $dataValid));
-        if (valid !== codegen_1.nil)
-          gen.assign(valid, true);
-        if (schemaType.length || def.validateSchema) {
-          gen.elseIf(this.invalid$data());
-          this.$dataError();
-          if (valid !== codegen_1.nil)
-            gen.assign(valid, false);
-        }
-        gen.else();
-      }
-      invalid$data() {
-        const { gen, schemaCode, schemaType, def, it } = this;
-        return (0, codegen_1.or)(wrong$DataType(), invalid$DataSchema());
-        function wrong$DataType() {
-          if (schemaType.length) {
-            if (!(schemaCode instanceof codegen_1.Name))
-              throw new Error("ajv implementation error");
-            const st = Array.isArray(schemaType) ? schemaType : [schemaType];
-            return (0, codegen_1._)`${(0, dataType_2.checkDataTypes)(st, schemaCode, it.opts.strictNumbers, dataType_2.DataType.Wrong)}`;
-          }
-          return codegen_1.nil;
-        }
-        function invalid$DataSchema() {
-          if (def.validateSchema) {
-            const validateSchemaRef = gen.scopeValue("validate$data", { ref: def.validateSchema });
-            return (0, codegen_1._)`!${validateSchemaRef}(${schemaCode})`;
-          }
-          return codegen_1.nil;
-        }
-      }
-      subschema(appl, valid) {
-        const subschema = (0, subschema_1.getSubschema)(this.it, appl);
-        (0, subschema_1.extendSubschemaData)(subschema, this.it, appl);
-        (0, subschema_1.extendSubschemaMode)(subschema, appl);
-        const nextContext = { ...this.it, ...subschema, items: void 0, props: void 0 };
-        subschemaCode(nextContext, valid);
-        return nextContext;
-      }
-      mergeEvaluated(schemaCxt, toName) {
-        const { it, gen } = this;
-        if (!it.opts.unevaluated)
-          return;
-        if (it.props !== true && schemaCxt.props !== void 0) {
-          it.props = util_1.mergeEvaluated.props(gen, schemaCxt.props, it.props, toName);
-        }
-        if (it.items !== true && schemaCxt.items !== void 0) {
-          it.items = util_1.mergeEvaluated.items(gen, schemaCxt.items, it.items, toName);
-        }
-      }
-      mergeValidEvaluated(schemaCxt, valid) {
-        const { it, gen } = this;
-        if (it.opts.unevaluated && (it.props !== true || it.items !== true)) {
-          gen.if(valid, () => this.mergeEvaluated(schemaCxt, codegen_1.Name));
-          return true;
-        }
-      }
-    };
-    exports.KeywordCxt = KeywordCxt;
-    function keywordCode(it, keyword, def, ruleType) {
-      const cxt = new KeywordCxt(it, def, keyword);
-      if ("code" in def) {
-        def.code(cxt, ruleType);
-      } else if (cxt.$data && def.validate) {
-        (0, keyword_1.funcKeywordCode)(cxt, def);
-      } else if ("macro" in def) {
-        (0, keyword_1.macroKeywordCode)(cxt, def);
-      } else if (def.compile || def.validate) {
-        (0, keyword_1.funcKeywordCode)(cxt, def);
-      }
-    }
-    var JSON_POINTER = /^\/(?:[^~]|~0|~1)*$/;
-    var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
-    function getData($data, { dataLevel, dataNames, dataPathArr }) {
-      let jsonPointer;
-      let data2;
-      if ($data === "")
-        return names_1.default.rootData;
-      if ($data[0] === "/") {
-        if (!JSON_POINTER.test($data))
-          throw new Error(`Invalid JSON-pointer: ${$data}`);
-        jsonPointer = $data;
-        data2 = names_1.default.rootData;
-      } else {
-        const matches = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches)
-          throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches[1];
-        jsonPointer = matches[2];
-        if (jsonPointer === "#") {
-          if (up >= dataLevel)
-            throw new Error(errorMsg("property/index", up));
-          return dataPathArr[dataLevel - up];
-        }
-        if (up > dataLevel)
-          throw new Error(errorMsg("data", up));
-        data2 = dataNames[dataLevel - up];
-        if (!jsonPointer)
-          return data2;
-      }
-      let expr = data2;
-      const segments = jsonPointer.split("/");
-      for (const segment of segments) {
-        if (segment) {
-          data2 = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
-          expr = (0, codegen_1._)`${expr} && ${data2}`;
-        }
-      }
-      return expr;
-      function errorMsg(pointerType, up) {
-        return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
-      }
-    }
-    exports.getData = getData;
-  }
-});
-
-// node_modules/ajv/dist/runtime/validation_error.js
-var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var ValidationError = class extends Error {
-      constructor(errors) {
-        super("validation failed");
-        this.errors = errors;
-        this.ajv = this.validation = true;
-      }
-    };
-    exports.default = ValidationError;
-  }
-});
-
-// node_modules/ajv/dist/compile/ref_error.js
-var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var resolve_1 = require_resolve();
-    var MissingRefError = class extends Error {
-      constructor(resolver, baseId, ref2, msg) {
-        super(msg || `can't resolve reference ${ref2} from id ${baseId}`);
-        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref2);
-        this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
-      }
-    };
-    exports.default = MissingRefError;
-  }
-});
-
-// node_modules/ajv/dist/compile/index.js
-var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-    var codegen_1 = require_codegen();
-    var validation_error_1 = require_validation_error();
-    var names_1 = require_names();
-    var resolve_1 = require_resolve();
-    var util_1 = require_util();
-    var validate_1 = require_validate();
-    var SchemaEnv = class {
-      constructor(env) {
-        var _a;
-        this.refs = {};
-        this.dynamicAnchors = {};
-        let schema;
-        if (typeof env.schema == "object")
-          schema = env.schema;
-        this.schema = env.schema;
-        this.schemaId = env.schemaId;
-        this.root = env.root || this;
-        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
-        this.schemaPath = env.schemaPath;
-        this.localRefs = env.localRefs;
-        this.meta = env.meta;
-        this.$async = schema === null || schema === void 0 ? void 0 : schema.$async;
-        this.refs = {};
-      }
-    };
-    exports.SchemaEnv = SchemaEnv;
-    function compileSchema2(sch) {
-      const _sch = getCompilingSchema.call(this, sch);
-      if (_sch)
-        return _sch;
-      const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
-      const { es5, lines: lines2 } = this.opts.code;
-      const { ownProperties } = this.opts;
-      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
-      let _ValidationError;
-      if (sch.$async) {
-        _ValidationError = gen.scopeValue("Error", {
-          ref: validation_error_1.default,
-          code: (0, codegen_1._)`require("ajv/dist/runtime/validation_error").default`
-        });
-      }
-      const validateName = gen.scopeName("validate");
-      sch.validateName = validateName;
-      const schemaCxt = {
-        gen,
-        allErrors: this.opts.allErrors,
-        data: names_1.default.data,
-        parentData: names_1.default.parentData,
-        parentDataProperty: names_1.default.parentDataProperty,
-        dataNames: [names_1.default.data],
-        dataPathArr: [codegen_1.nil],
-        // TODO can its length be used as dataLevel if nil is removed?
-        dataLevel: 0,
-        dataTypes: [],
-        definedProperties: /* @__PURE__ */ new Set(),
-        topSchemaRef: gen.scopeValue("schema", this.opts.code.source === true ? { ref: sch.schema, code: (0, codegen_1.stringify)(sch.schema) } : { ref: sch.schema }),
-        validateName,
-        ValidationError: _ValidationError,
-        schema: sch.schema,
-        schemaEnv: sch,
-        rootId,
-        baseId: sch.baseId || rootId,
-        schemaPath: codegen_1.nil,
-        errSchemaPath: sch.schemaPath || (this.opts.jtd ? "" : "#"),
-        errorPath: (0, codegen_1._)`""`,
-        opts: this.opts,
-        self: this
-      };
-      let sourceCode;
-      try {
-        this._compilations.add(sch);
-        (0, validate_1.validateFunctionCode)(schemaCxt);
-        gen.optimize(this.opts.code.optimize);
-        const validateCode = gen.toString();
-        sourceCode = `${gen.scopeRefs(names_1.default.scope)}return ${validateCode}`;
-        if (this.opts.code.process)
-          sourceCode = this.opts.code.process(sourceCode, sch);
-        const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate2 = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate2 });
-        validate2.errors = null;
-        validate2.schema = sch.schema;
-        validate2.schemaEnv = sch;
-        if (sch.$async)
-          validate2.$async = true;
-        if (this.opts.code.source === true) {
-          validate2.source = { validateName, validateCode, scopeValues: gen._values };
-        }
-        if (this.opts.unevaluated) {
-          const { props, items } = schemaCxt;
-          validate2.evaluated = {
-            props: props instanceof codegen_1.Name ? void 0 : props,
-            items: items instanceof codegen_1.Name ? void 0 : items,
-            dynamicProps: props instanceof codegen_1.Name,
-            dynamicItems: items instanceof codegen_1.Name
-          };
-          if (validate2.source)
-            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
-        }
-        sch.validate = validate2;
-        return sch;
-      } catch (e) {
-        delete sch.validate;
-        delete sch.validateName;
-        if (sourceCode)
-          this.logger.error("Error compiling schema, function code:", sourceCode);
-        throw e;
-      } finally {
-        this._compilations.delete(sch);
-      }
-    }
-    exports.compileSchema = compileSchema2;
-    function resolveRef(root, baseId, ref2) {
-      var _a;
-      ref2 = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref2);
-      const schOrFunc = root.refs[ref2];
-      if (schOrFunc)
-        return schOrFunc;
-      let _sch = resolve31.call(this, root, ref2);
-      if (_sch === void 0) {
-        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
-        const { schemaId } = this.opts;
-        if (schema)
-          _sch = new SchemaEnv({ schema, schemaId, root, baseId });
-      }
-      if (_sch === void 0)
-        return;
-      return root.refs[ref2] = inlineOrCompile.call(this, _sch);
-    }
-    exports.resolveRef = resolveRef;
-    function inlineOrCompile(sch) {
-      if ((0, resolve_1.inlineRef)(sch.schema, this.opts.inlineRefs))
-        return sch.schema;
-      return sch.validate ? sch : compileSchema2.call(this, sch);
-    }
-    function getCompilingSchema(schEnv) {
-      for (const sch of this._compilations) {
-        if (sameSchemaEnv(sch, schEnv))
-          return sch;
-      }
-    }
-    exports.getCompilingSchema = getCompilingSchema;
-    function sameSchemaEnv(s1, s2) {
-      return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
-    }
-    function resolve31(root, ref2) {
-      let sch;
-      while (typeof (sch = this.refs[ref2]) == "string")
-        ref2 = sch;
-      return sch || this.schemas[ref2] || resolveSchema.call(this, root, ref2);
-    }
-    function resolveSchema(root, ref2) {
-      const p = this.opts.uriResolver.parse(ref2);
-      const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
-      let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
-      if (Object.keys(root.schema).length > 0 && refPath === baseId) {
-        return getJsonPointer.call(this, p, root);
-      }
-      const id = (0, resolve_1.normalizeId)(refPath);
-      const schOrRef = this.refs[id] || this.schemas[id];
-      if (typeof schOrRef == "string") {
-        const sch = resolveSchema.call(this, root, schOrRef);
-        if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
-          return;
-        return getJsonPointer.call(this, p, sch);
-      }
-      if (typeof (schOrRef === null || schOrRef === void 0 ? void 0 : schOrRef.schema) !== "object")
-        return;
-      if (!schOrRef.validate)
-        compileSchema2.call(this, schOrRef);
-      if (id === (0, resolve_1.normalizeId)(ref2)) {
-        const { schema } = schOrRef;
-        const { schemaId } = this.opts;
-        const schId = schema[schemaId];
-        if (schId)
-          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        return new SchemaEnv({ schema, schemaId, root, baseId });
-      }
-      return getJsonPointer.call(this, p, schOrRef);
-    }
-    exports.resolveSchema = resolveSchema;
-    var PREVENT_SCOPE_CHANGE = /* @__PURE__ */ new Set([
-      "properties",
-      "patternProperties",
-      "enum",
-      "dependencies",
-      "definitions"
-    ]);
-    function getJsonPointer(parsedRef, { baseId, schema, root }) {
-      var _a;
-      if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
-        return;
-      for (const part of parsedRef.fragment.slice(1).split("/")) {
-        if (typeof schema === "boolean")
-          return;
-        const partSchema = schema[(0, util_1.unescapeFragment)(part)];
-        if (partSchema === void 0)
-          return;
-        schema = partSchema;
-        const schId = typeof schema === "object" && schema[this.opts.schemaId];
-        if (!PREVENT_SCOPE_CHANGE.has(part) && schId) {
-          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        }
-      }
-      let env;
-      if (typeof schema != "boolean" && schema.$ref && !(0, util_1.schemaHasRulesButRef)(schema, this.RULES)) {
-        const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
-        env = resolveSchema.call(this, root, $ref);
-      }
-      const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema, schemaId, root, baseId });
-      if (env.schema !== env.root.schema)
-        return env;
-      return void 0;
-    }
-  }
-});
-
-// node_modules/ajv/dist/refs/data.json
-var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module) {
-    module.exports = {
-      $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
-      description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
-      type: "object",
-      required: ["$data"],
-      properties: {
-        $data: {
-          type: "string",
-          anyOf: [{ format: "relative-json-pointer" }, { format: "json-pointer" }]
-        }
-      },
-      additionalProperties: false
-    };
-  }
-});
-
-// node_modules/fast-uri/lib/utils.js
-var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module) {
-    "use strict";
-    var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
-    var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
-    var isPort = RegExp.prototype.test.bind(/^\d*$/u);
-    var isHexPair = RegExp.prototype.test.bind(/^[\da-f]{2}$/iu);
-    var isUnreserved = RegExp.prototype.test.bind(/^[\da-z\-._~]$/iu);
-    var isPathCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/u);
-    var isQueryFragmentCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/u);
-    var isUserinfoCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:]$/u);
-    var BYTE_HEX = new Array(256);
-    {
-      const HEX_DIGITS = "0123456789ABCDEF";
-      for (let i = 0; i < 256; i++) {
-        BYTE_HEX[i] = "%" + HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15];
-      }
-    }
-    function percentEncodeNonAscii(cp) {
-      if (cp < 2048) {
-        return BYTE_HEX[192 | cp >> 6] + BYTE_HEX[128 | cp & 63];
-      }
-      if (cp < 65536) {
-        return BYTE_HEX[224 | cp >> 12] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
-      }
-      return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
-    }
-    function stringArrayToHexStripped(input) {
-      let acc = "";
-      let code3 = 0;
-      let i = 0;
-      for (i = 0; i < input.length; i++) {
-        code3 = input[i].charCodeAt(0);
-        if (code3 === 48) {
-          continue;
-        }
-        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
-          return "";
-        }
-        acc += input[i];
-        break;
-      }
-      for (i += 1; i < input.length; i++) {
-        code3 = input[i].charCodeAt(0);
-        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
-          return "";
-        }
-        acc += input[i];
-      }
-      return acc;
-    }
-    var isHextet = RegExp.prototype.test.bind(/^[\dA-Fa-f]{1,4}$/);
-    var isIPvFuture = RegExp.prototype.test.bind(/^[vV][\dA-Fa-f]+\.[A-Za-z\d\-._~!$&'()*+,;=:]+$/);
-    var isZoneCharacter = RegExp.prototype.test.bind(/^[A-Za-z\d\-._~]$/);
-    var nonSimpleDomain = RegExp.prototype.test.bind(/[^!"$&'()*+,\-.;=_`a-z{}~]/u);
-    function isZoneIdentifier(zone) {
-      if (zone.length === 0) return false;
-      for (let i = 0; i < zone.length; i++) {
-        if (isZoneCharacter(zone[i])) continue;
-        if (zone[i] === "%" && i + 2 < zone.length && isHexPair(zone.slice(i + 1, i + 3))) {
-          i += 2;
-          continue;
-        }
-        return false;
-      }
-      return true;
-    }
-    function compressIPv6ZeroRun(hextets) {
-      let bestStart = -1;
-      let bestLength = 0;
-      let runStart = -1;
-      let runLength = 0;
-      for (let i = 0; i < hextets.length; i++) {
-        if (hextets[i] === "0") {
-          if (runStart === -1) runStart = i;
-          runLength++;
-          if (runLength > bestLength) {
-            bestLength = runLength;
-            bestStart = runStart;
-          }
-        } else {
-          runStart = -1;
-          runLength = 0;
-        }
-      }
-      if (bestLength < 2) return hextets.join(":");
-      const head = hextets.slice(0, bestStart).join(":");
-      const tail = hextets.slice(bestStart + bestLength).join(":");
-      return head + "::" + tail;
-    }
-    function normalizeIPv6Address(input) {
-      const compression = input.indexOf("::");
-      if (compression !== -1 && input.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input.split(":") : input.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input.slice(compression + 2).split(":");
-      if (compression !== -1) {
-        if (left.length === 1 && left[0] === "") left.length = 0;
-        if (right.length === 1 && right[0] === "") right.length = 0;
-      }
-      const parts = left.concat(right);
-      let hextetCount = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i];
-        if (part === "") return void 0;
-        if (part.indexOf(".") !== -1) {
-          if (i !== parts.length - 1 || compression !== -1 && right.length === 0 || !isIPv4(part)) return void 0;
-          hextetCount += 2;
-          continue;
-        }
-        if (!isHextet(part)) return void 0;
-        parts[i] = parseInt(part, 16).toString(16);
-        hextetCount++;
-      }
-      if (compression === -1) {
-        if (hextetCount !== 8) return void 0;
-        return compressIPv6ZeroRun(parts);
-      }
-      if (hextetCount >= 8) return void 0;
-      const expanded = parts.slice(0, left.length);
-      for (let i = hextetCount; i < 8; i++) expanded.push("0");
-      for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
-      return compressIPv6ZeroRun(expanded);
-    }
-    function normalizeIPv6(host) {
-      const bracketed = host[0] === "[" && host[host.length - 1] === "]";
-      const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
-      if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input)) {
-        input = input.toLowerCase();
-        return { host: `[${input}]`, escapedHost: input, isIPV6: false, isIPVFuture: true };
-      }
-      if (findToken(input, ":") < 2) {
-        return { host, isIPV6: false, error: bracketed };
-      }
-      let zoneIdentifier = "";
-      const zoneSeparator = input.indexOf("%");
-      if (zoneSeparator !== -1) {
-        const separatorLength = input.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input.slice(zoneSeparator + separatorLength);
-        if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input = input.slice(0, zoneSeparator);
-      }
-      const address = normalizeIPv6Address(input);
-      if (address === void 0) return { host, isIPV6: false, error: true };
-      return {
-        host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
-        escapedHost: address + (zoneIdentifier ? "%25" + zoneIdentifier : ""),
-        isIPV6: true
-      };
-    }
-    function findToken(str, token) {
-      let ind = 0;
-      for (let i = 0; i < str.length; i++) {
-        if (str[i] === token) ind++;
-      }
-      return ind;
-    }
-    function removeDotSegments(path) {
-      let input = path;
-      const output = [];
-      let nextSlash = -1;
-      let len = 0;
-      while (len = input.length) {
-        if (len === 1) {
-          if (input === ".") {
-            break;
-          } else if (input === "/") {
-            output.push("/");
-            break;
-          } else {
-            output.push(input);
-            break;
-          }
-        } else if (len === 2) {
-          if (input[0] === ".") {
-            if (input[1] === ".") {
-              break;
-            } else if (input[1] === "/") {
-              input = input.slice(2);
-              continue;
-            }
-          } else if (input[0] === "/") {
-            if (input[1] === "." || input[1] === "/") {
-              output.push("/");
-              break;
-            }
-          }
-        } else if (len === 3) {
-          if (input === "/..") {
-            if (output.length !== 0) {
-              output.pop();
-            }
-            output.push("/");
-            break;
-          }
-        }
-        if (input[0] === ".") {
-          if (input[1] === ".") {
-            if (input[2] === "/") {
-              input = input.slice(3);
-              continue;
-            }
-          } else if (input[1] === "/") {
-            input = input.slice(2);
-            continue;
-          }
-        } else if (input[0] === "/") {
-          if (input[1] === ".") {
-            if (input[2] === "/") {
-              input = input.slice(2);
-              continue;
-            } else if (input[2] === ".") {
-              if (input[3] === "/") {
-                input = input.slice(3);
-                if (output.length !== 0) {
-                  output.pop();
-                }
-                continue;
-              }
-            }
-          }
-        }
-        if ((nextSlash = input.indexOf("/", 1)) === -1) {
-          output.push(input);
-          break;
-        } else {
-          output.push(input.slice(0, nextSlash));
-          input = input.slice(nextSlash);
-        }
-      }
-      return output.join("");
-    }
-    function removeDotSegmentsRelative(path) {
-      if (path === "" || path[0] === "/") {
-        return removeDotSegments(path);
-      }
-      const segments = path.split("/");
-      const last = segments.length - 1;
-      const output = [];
-      let trailingDirectory = false;
-      for (let i = 0; i <= last; i++) {
-        const segment = segments[i];
-        if (segment === "." || segment === "..") {
-          if (segment === "..") {
-            if (output.length !== 0 && output[output.length - 1] !== "..") {
-              output.pop();
-            } else {
-              output.push("..");
-            }
-          }
-          trailingDirectory = i === last;
-        } else {
-          output.push(segment);
-        }
-      }
-      if (trailingDirectory && output[output.length - 1] !== "..") {
-        output.push("");
-      }
-      if (output.length === 0 || output[0] === "" || output[0].includes(":")) {
-        output.unshift(".");
-      }
-      return output.join("/");
-    }
-    var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
-    var HOST_DELIM_RE = /[@/?#:]/g;
-    var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP) {
-      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
-      re.lastIndex = 0;
-      return host.replace(re, (ch) => HOST_DELIMS[ch]);
-    }
-    function normalizePercentEncoding(input, decodeUnreserved = false) {
-      if (input.indexOf("%") === -1) {
-        return input;
-      }
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decodeUnreserved && isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        output += input[i];
-      }
-      return output;
-    }
-    function normalizePathEncoding(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decoded !== "." && isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        if (isPathCharacter(ch)) {
-          output += ch;
-        } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function serializePathEncoding(input, pathNoScheme = false) {
-      let output = "";
-      let firstSegment = pathNoScheme && input[0] !== "/";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        if (ch === "/") {
-          firstSegment = false;
-        }
-        if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
-          output += ch;
-        } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function encodeComponent(input, isAllowed) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        if (isAllowed(ch)) {
-          output += ch;
-        } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function encodeUserinfo(input) {
-      return encodeComponent(input, isUserinfoCharacter);
-    }
-    function encodeQuery(input) {
-      return encodeComponent(input, isQueryFragmentCharacter);
-    }
-    function encodeFragment(input) {
-      return encodeComponent(input, isQueryFragmentCharacter);
-    }
-    function isEscapeSafe(cp) {
-      return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
-    }
-    function normalizeQueryFragmentEncoding(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        if (isQueryFragmentCharacter(ch)) {
-          output += ch;
-        } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function escapePreservingEscapes(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        output += escape(input[i]);
-      }
-      return output;
-    }
-    function recomposeAuthority(component) {
-      const uriTokens = [];
-      if (component.userinfo !== void 0) {
-        uriTokens.push(encodeUserinfo(component.userinfo));
-        uriTokens.push("@");
-      }
-      if (component.host !== void 0) {
-        let host = component.host;
-        if (!isIPv4(host)) {
-          let ipV6res = normalizeIPv6(host);
-          if (ipV6res.isIPV6 !== true && ipV6res.isIPVFuture !== true) {
-            host = normalizePercentEncoding(host, true);
-            ipV6res = normalizeIPv6(host);
-          }
-          if (ipV6res.isIPV6 === true || ipV6res.isIPVFuture === true) {
-            host = `[${ipV6res.escapedHost}]`;
-          } else {
-            host = reescapeHostDelimiters(host, false);
-          }
-        }
-        uriTokens.push(host);
-      }
-      if (typeof component.port === "number" || typeof component.port === "string") {
-        const port = String(component.port);
-        if (!isPort(port)) {
-          throw new TypeError("URI port is malformed.");
-        }
-        uriTokens.push(":");
-        uriTokens.push(port);
-      }
-      return uriTokens.length ? uriTokens.join("") : void 0;
-    }
-    module.exports = {
-      nonSimpleDomain,
-      recomposeAuthority,
-      reescapeHostDelimiters,
-      normalizePercentEncoding,
-      normalizePathEncoding,
-      serializePathEncoding,
-      normalizeQueryFragmentEncoding,
-      encodeUserinfo,
-      encodeQuery,
-      encodeFragment,
-      escapePreservingEscapes,
-      removeDotSegments,
-      removeDotSegmentsRelative,
-      isIPv4,
-      isUUID,
-      normalizeIPv6,
-      stringArrayToHexStripped
-    };
-  }
-});
-
-// node_modules/fast-uri/lib/schemes.js
-var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
-    "use strict";
-    var { isUUID } = require_utils();
-    var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
-    var supportedSchemeNames = (
-      /** @type {const} */
-      [
-        "http",
-        "https",
-        "ws",
-        "wss",
-        "urn",
-        "urn:uuid"
-      ]
-    );
-    function isValidSchemeName(name) {
-      return supportedSchemeNames.indexOf(
-        /** @type {*} */
-        name
-      ) !== -1;
-    }
-    function wsIsSecure(wsComponent) {
-      if (wsComponent.secure === true) {
-        return true;
-      } else if (wsComponent.secure === false) {
-        return false;
-      } else if (wsComponent.scheme) {
-        return wsComponent.scheme.length === 3 && (wsComponent.scheme[0] === "w" || wsComponent.scheme[0] === "W") && (wsComponent.scheme[1] === "s" || wsComponent.scheme[1] === "S") && (wsComponent.scheme[2] === "s" || wsComponent.scheme[2] === "S");
-      } else {
-        return false;
-      }
-    }
-    function httpParse(component) {
-      if (!component.host) {
-        component.error = component.error || "HTTP URIs must have a host.";
-      }
-      return component;
-    }
-    function httpSerialize(component) {
-      const secure = String(component.scheme).toLowerCase() === "https";
-      if (component.port === (secure ? 443 : 80) || component.port === "") {
-        component.port = void 0;
-      }
-      if (!component.path) {
-        component.path = "/";
-      }
-      return component;
-    }
-    function wsParse(wsComponent) {
-      wsComponent.secure = wsIsSecure(wsComponent);
-      wsComponent.resourceName = (wsComponent.path || "/") + (wsComponent.query ? "?" + wsComponent.query : "");
-      wsComponent.path = void 0;
-      wsComponent.query = void 0;
-      return wsComponent;
-    }
-    function wsSerialize(wsComponent) {
-      if (wsComponent.port === (wsIsSecure(wsComponent) ? 443 : 80) || wsComponent.port === "") {
-        wsComponent.port = void 0;
-      }
-      if (typeof wsComponent.secure === "boolean") {
-        wsComponent.scheme = wsComponent.secure ? "wss" : "ws";
-        wsComponent.secure = void 0;
-      }
-      if (wsComponent.resourceName) {
-        const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path && path !== "/" ? path : void 0;
-        wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
-        wsComponent.resourceName = void 0;
-      }
-      wsComponent.fragment = void 0;
-      return wsComponent;
-    }
-    function urnParse(urnComponent, options) {
-      if (!urnComponent.path) {
-        urnComponent.error = "URN can not be parsed";
-        return urnComponent;
-      }
-      const matches = urnComponent.path.match(URN_REG);
-      if (matches && matches[0] === urnComponent.path) {
-        const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches[1].toLowerCase();
-        urnComponent.nss = matches[2];
-        const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
-        const schemeHandler = getSchemeHandler(urnScheme);
-        urnComponent.path = void 0;
-        if (schemeHandler) {
-          urnComponent = schemeHandler.parse(urnComponent, options);
-        }
-      } else {
-        urnComponent.error = urnComponent.error || "URN can not be parsed.";
-      }
-      return urnComponent;
-    }
-    function urnSerialize(urnComponent, options) {
-      if (urnComponent.nid === void 0) {
-        throw new Error("URN without nid cannot be serialized");
-      }
-      const scheme = options.scheme || urnComponent.scheme || "urn";
-      const nid = urnComponent.nid.toLowerCase();
-      const urnScheme = `${scheme}:${options.nid || nid}`;
-      const schemeHandler = getSchemeHandler(urnScheme);
-      if (schemeHandler) {
-        urnComponent = schemeHandler.serialize(urnComponent, options);
-      }
-      const uriComponent = urnComponent;
-      const nss = urnComponent.nss;
-      uriComponent.path = `${nid || options.nid}:${nss}`;
-      options.skipEscape = true;
-      return uriComponent;
-    }
-    function urnuuidParse(urnComponent, options) {
-      const uuidComponent = urnComponent;
-      uuidComponent.uuid = uuidComponent.nss;
-      uuidComponent.nss = void 0;
-      if (!options.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
-        uuidComponent.error = uuidComponent.error || "UUID is not valid.";
-      }
-      return uuidComponent;
-    }
-    function urnuuidSerialize(uuidComponent) {
-      const urnComponent = uuidComponent;
-      urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
-      return urnComponent;
-    }
-    var http = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "http",
-        domainHost: true,
-        parse: httpParse,
-        serialize: httpSerialize
-      }
-    );
-    var https = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "https",
-        domainHost: http.domainHost,
-        parse: httpParse,
-        serialize: httpSerialize
-      }
-    );
-    var ws = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "ws",
-        domainHost: true,
-        parse: wsParse,
-        serialize: wsSerialize
-      }
-    );
-    var wss = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "wss",
-        domainHost: ws.domainHost,
-        parse: ws.parse,
-        serialize: ws.serialize
-      }
-    );
-    var urn = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "urn",
-        parse: urnParse,
-        serialize: urnSerialize,
-        skipNormalize: true
-      }
-    );
-    var urnuuid = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "urn:uuid",
-        parse: urnuuidParse,
-        serialize: urnuuidSerialize,
-        skipNormalize: true
-      }
-    );
-    var SCHEMES2 = (
-      /** @type {Record<SchemeName, SchemeHandler>} */
-      {
-        http,
-        https,
-        ws,
-        wss,
-        urn,
-        "urn:uuid": urnuuid
-      }
-    );
-    Object.setPrototypeOf(SCHEMES2, null);
-    function getSchemeHandler(scheme) {
-      return scheme && (SCHEMES2[
-        /** @type {SchemeName} */
-        scheme
-      ] || SCHEMES2[
-        /** @type {SchemeName} */
-        scheme.toLowerCase()
-      ]) || void 0;
-    }
-    module.exports = {
-      wsIsSecure,
-      SCHEMES: SCHEMES2,
-      isValidSchemeName,
-      getSchemeHandler
-    };
-  }
-});
-
-// node_modules/fast-uri/index.js
-var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module) {
-    "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
-    var { SCHEMES: SCHEMES2, getSchemeHandler } = require_schemes();
-    var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
-    var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
-    var MALFORMED_HOST_ERROR = "URI host is malformed.";
-    var FORBIDDEN_DOMAIN_HOST_CHARACTER = /[\0-\x20"#/:<>?@[\\\]^`{|}\x7F]/u;
-    function validateScheme(scheme) {
-      const stringScheme = String(scheme);
-      if (!VALID_SCHEME.test(stringScheme)) {
-        throw new TypeError(MALFORMED_SCHEME_ERROR);
-      }
-      return stringScheme;
-    }
-    function normalize(uri, options) {
-      if (typeof uri === "string") {
-        uri = /** @type {T} */
-        normalizeString(uri, options);
-      } else if (typeof uri === "object") {
-        uri = /** @type {T} */
-        parse4(serialize(uri, options), options);
-      }
-      return uri;
-    }
-    function resolve31(baseURI, relativeURI, options) {
-      const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
-      const {
-        parsed: baseParsed,
-        malformedAuthorityOrPort: baseMalformed,
-        malformedPercentEncoding: baseMalformedPercentEncoding,
-        malformedSchemeSpecific: baseMalformedSchemeSpecific,
-        malformedHost: baseMalformedHost,
-        malformedScheme: baseMalformedScheme
-      } = parseWithStatus(baseURI, schemelessOptions);
-      const {
-        parsed: relativeParsed,
-        malformedAuthorityOrPort: relativeMalformed,
-        malformedPercentEncoding: relativeMalformedPercentEncoding,
-        malformedSchemeSpecific: relativeMalformedSchemeSpecific,
-        malformedHost: relativeMalformedHost,
-        malformedScheme: relativeMalformedScheme
-      } = parseWithStatus(relativeURI, schemelessOptions);
-      if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
-        throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
-      }
-      const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved.scheme);
-      const resolvedHost = resolved.host;
-      const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
-        throw new Error(MALFORMED_HOST_ERROR);
-      }
-      canonicalizeHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
-      const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved.error && !encodedASCIIHost) {
-        throw new Error(resolved.error);
-      }
-      schemelessOptions.skipEscape = true;
-      return serialize(resolved, schemelessOptions);
-    }
-    function resolveComponent(base, relative11, options, skipNormalization) {
-      const target = {};
-      if (!skipNormalization) {
-        base = parse4(serialize(base, options), options);
-        relative11 = parse4(serialize(relative11, options), options);
-      }
-      options = options || {};
-      if (!options.tolerant && relative11.scheme) {
-        target.scheme = relative11.scheme;
-        target.userinfo = relative11.userinfo;
-        target.host = relative11.host;
-        target.port = relative11.port;
-        target.path = removeDotSegments(relative11.path || "");
-        target.query = relative11.query;
-      } else {
-        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
-          target.userinfo = relative11.userinfo;
-          target.host = relative11.host;
-          target.port = relative11.port;
-          target.path = removeDotSegments(relative11.path || "");
-          target.query = relative11.query;
-        } else {
-          if (!relative11.path) {
-            target.path = base.path;
-            if (relative11.query !== void 0) {
-              target.query = relative11.query;
-            } else {
-              target.query = base.query;
-            }
-          } else {
-            if (relative11.path[0] === "/") {
-              target.path = removeDotSegments(relative11.path);
-            } else {
-              const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
-              if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative11.path;
-              } else if (!base.path) {
-                target.path = relative11.path;
-              } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
-              }
-              target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
-            }
-            target.query = relative11.query;
-          }
-          target.userinfo = base.userinfo;
-          target.host = base.host;
-          target.port = base.port;
-        }
-        target.scheme = base.scheme;
-      }
-      target.fragment = relative11.fragment;
-      return target;
-    }
-    function equal(uriA, uriB, options) {
-      const normalizedA = normalizeComparableURI(uriA, options);
-      const normalizedB = normalizeComparableURI(uriB, options);
-      return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
-    }
-    function serialize(cmpts, opts) {
-      const component = {
-        host: cmpts.host,
-        scheme: cmpts.scheme,
-        userinfo: cmpts.userinfo,
-        port: cmpts.port,
-        path: cmpts.path,
-        query: cmpts.query,
-        nid: cmpts.nid,
-        nss: cmpts.nss,
-        uuid: cmpts.uuid,
-        fragment: cmpts.fragment,
-        reference: cmpts.reference,
-        resourceName: cmpts.resourceName,
-        secure: cmpts.secure,
-        error: ""
-      };
-      const options = Object.assign({}, opts);
-      const uriTokens = [];
-      if (component.scheme) {
-        component.scheme = validateScheme(component.scheme);
-      }
-      const schemeHandler = getSchemeHandler(options.scheme || component.scheme);
-      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options);
-      const hasAuthority = component.userinfo !== void 0 || component.host !== void 0 || component.port !== void 0;
-      const schemelessReference = (component.scheme === void 0 || options.reference === "suffix") && !hasAuthority;
-      const pathNoScheme = !options.skipEscape && schemelessReference;
-      if (component.path !== void 0) {
-        if (!options.skipEscape) {
-          component.path = serializePathEncoding(component.path, pathNoScheme);
-        } else {
-          component.path = normalizePercentEncoding(component.path);
-        }
-      }
-      if (options.reference !== "suffix" && component.scheme) {
-        component.scheme = validateScheme(component.scheme);
-        uriTokens.push(component.scheme, ":");
-      }
-      const authority = recomposeAuthority(component);
-      if (authority !== void 0) {
-        if (options.reference !== "suffix") {
-          uriTokens.push("//");
-        }
-        uriTokens.push(authority);
-        if (component.path && component.path[0] !== "/") {
-          uriTokens.push("/");
-        }
-      }
-      if (component.path !== void 0) {
-        let s = component.path;
-        if (!options.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
-          s = schemelessReference && s[0] !== "/" ? removeDotSegmentsRelative(s) : removeDotSegments(s);
-        }
-        if (schemelessReference) {
-          s = serializePathEncoding(s, true);
-        }
-        if (authority === void 0 && s[0] === "/" && s[1] === "/") {
-          s = "/%2F" + s.slice(2);
-        }
-        uriTokens.push(s);
-      }
-      if (component.query !== void 0) {
-        uriTokens.push("?", encodeQuery(component.query));
-      }
-      if (component.fragment !== void 0) {
-        uriTokens.push("#", encodeFragment(component.fragment));
-      }
-      return uriTokens.join("");
-    }
-    var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
-    var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
-    var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
-        return 'URI path must start with "/" when authority is present.';
-      }
-      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
-        return "URI port is malformed.";
-      }
-      return void 0;
-    }
-    function hasMalformedPercentEncoding(component) {
-      if (component === void 0) return false;
-      let percent2 = component.indexOf("%");
-      while (percent2 !== -1) {
-        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
-          return true;
-        }
-        percent2 = component.indexOf("%", percent2 + 3);
-      }
-      return false;
-    }
-    function isIPLiteral(host) {
-      return host[0] === "[" && host[host.length - 1] === "]";
-    }
-    function hasMalformedComponentPercentEncoding(matches) {
-      const host = matches[4];
-      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
-    }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
-        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
-        return true;
-      }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
-        let url;
-        try {
-          url = new URL("http://" + parsed.host);
-        } catch (e) {
-          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
-          return true;
-        }
-        if (!isHostOnlyURL(url)) {
-          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
-          return true;
-        }
-        parsed.host = url.hostname;
-      }
-      return false;
-    }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP) {
-      return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
-      );
-    }
-    function isHostOnlyURL(url) {
-      return url.username === "" && url.password === "" && url.port === "" && url.pathname === "/" && url.search === "" && url.hash === "" && url.hostname !== "";
-    }
-    function parseWithStatus(uri, opts) {
-      const options = Object.assign({}, opts);
-      const parsed = {
-        scheme: void 0,
-        userinfo: void 0,
-        host: "",
-        port: void 0,
-        path: "",
-        query: void 0,
-        fragment: void 0
-      };
-      let malformedAuthorityOrPort = false;
-      let malformedPercentEncoding = false;
-      let malformedSchemeSpecific = false;
-      let malformedHost = false;
-      let malformedIPLiteral = false;
-      let malformedScheme = false;
-      let isIP = false;
-      if (options.reference === "suffix") {
-        if (options.scheme) {
-          uri = options.scheme + ":" + uri;
-        } else {
-          uri = "//" + uri;
-        }
-      }
-      const authorityMatch = uri.match(AUTHORITY_PREFIX);
-      if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed.error = "URI authority must not contain a literal backslash.";
-        malformedAuthorityOrPort = true;
-      }
-      const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
-      if (introducerMatch !== null) {
-        const region = introducerMatch[1];
-        const normalizedRegion = region.replace(/[\t\n\r]/g, "");
-        if (normalizedRegion.length >= 2) {
-          if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
-            malformedAuthorityOrPort = true;
-          } else if (region.length !== normalizedRegion.length) {
-            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
-            malformedAuthorityOrPort = true;
-          }
-        }
-      }
-      const matches = uri.match(URI_PARSE);
-      if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
-        if (parsed.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed.scheme)) {
-            parsed.scheme = parsed.scheme.toLowerCase();
-          } else {
-            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
-            malformedScheme = true;
-          }
-        }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
-        if (malformedPercentEncoding) {
-          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
-        }
-        if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
-        }
-        const parseError = getParseError(parsed, matches);
-        if (parseError !== void 0) {
-          parsed.error = parsed.error || parseError;
-          malformedAuthorityOrPort = true;
-        }
-        if (parsed.host) {
-          const ipv4result = isIPv4(parsed.host);
-          if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed.host);
-            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed.host);
-            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
-            malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
-            if (malformedIPLiteral) {
-              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
-              malformedAuthorityOrPort = true;
-            }
-          } else {
-            isIP = true;
-          }
-        }
-        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
-          parsed.reference = "same-document";
-        } else if (parsed.scheme === void 0) {
-          parsed.reference = "relative";
-        } else if (parsed.fragment === void 0) {
-          parsed.reference = "absolute";
-        } else {
-          parsed.reference = "uri";
-        }
-        if (options.reference && options.reference !== "suffix" && options.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options.reference + " reference.";
-        }
-        const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
-        if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP);
-        }
-        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP) {
-            host = normalizePercentEncoding(host.toLowerCase());
-          }
-          parsed.host = isIP || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
-        }
-        if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed.path) {
-            parsed.path = normalizePathEncoding(parsed.path);
-          }
-          if (parsed.query) {
-            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
-          }
-          if (parsed.fragment) {
-            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
-          }
-        }
-        if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options);
-          if (schemeHandler === SCHEMES2.urn && parsed.nid === void 0) {
-            malformedSchemeSpecific = true;
-          }
-        }
-      } else {
-        parsed.error = parsed.error || "URI can not be parsed.";
-      }
-      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
-    }
-    function parse4(uri, opts) {
-      return parseWithStatus(uri, opts).parsed;
-    }
-    function normalizeString(uri, opts) {
-      return normalizeStringWithStatus(uri, opts).normalized;
-    }
-    function normalizeStringWithStatus(uri, opts) {
-      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
-      return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed, opts),
-        malformedAuthorityOrPort,
-        malformedPercentEncoding,
-        malformedSchemeSpecific,
-        malformedHost,
-        malformedScheme
-      };
-    }
-    function normalizeComparableURI(uri, opts) {
-      if (typeof uri !== "string" && typeof uri !== "object") {
-        return void 0;
-      }
-      let value;
-      try {
-        value = typeof uri === "string" ? uri : serialize(uri, opts);
-      } catch {
-        return void 0;
-      }
-      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
-      return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
-    }
-    var fastUri = {
-      SCHEMES: SCHEMES2,
-      normalize,
-      resolve: resolve31,
-      resolveComponent,
-      equal,
-      serialize,
-      parse: parse4
-    };
-    module.exports = fastUri;
-    module.exports.default = fastUri;
-    module.exports.fastUri = fastUri;
-  }
-});
-
-// node_modules/ajv/dist/runtime/uri.js
-var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var uri = require_fast_uri();
-    uri.code = 'require("ajv/dist/runtime/uri").default';
-    exports.default = uri;
-  }
-});
-
-// node_modules/ajv/dist/core.js
-var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    var ref_error_1 = require_ref_error();
-    var rules_1 = require_rules();
-    var compile_1 = require_compile();
-    var codegen_2 = require_codegen();
-    var resolve_1 = require_resolve();
-    var dataType_1 = require_dataType();
-    var util_1 = require_util();
-    var $dataRefSchema = require_data();
-    var uri_1 = require_uri();
-    var defaultRegExp = (str, flags) => new RegExp(str, flags);
-    defaultRegExp.code = "new RegExp";
-    var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
-    var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
-      "validate",
-      "serialize",
-      "parse",
-      "wrapper",
-      "root",
-      "schema",
-      "keyword",
-      "pattern",
-      "formats",
-      "validate$data",
-      "func",
-      "obj",
-      "Error"
-    ]);
-    var removedOptions = {
-      errorDataPath: "",
-      format: "`validateFormats: false` can be used instead.",
-      nullable: '"nullable" keyword is supported by default.',
-      jsonPointers: "Deprecated jsPropertySyntax can be used instead.",
-      extendRefs: "Deprecated ignoreKeywordsWithRef can be used instead.",
-      missingRefs: "Pass empty schema with $id that should be ignored to ajv.addSchema.",
-      processCode: "Use option `code: {process: (code, schemaEnv: object) => string}`",
-      sourceCode: "Use option `code: {source: true}`",
-      strictDefaults: "It is default now, see option `strict`.",
-      strictKeywords: "It is default now, see option `strict`.",
-      uniqueItems: '"uniqueItems" keyword is always validated.',
-      unknownFormats: "Disable strict mode or pass `true` to `ajv.addFormat` (or `formats` option).",
-      cache: "Map is used as cache, schema object as key.",
-      serialize: "Map is used as cache, schema object as key.",
-      ajvErrors: "It is default now."
-    };
-    var deprecatedOptions = {
-      ignoreKeywordsWithRef: "",
-      jsPropertySyntax: "",
-      unicode: '"minLength"/"maxLength" account for unicode characters by default.'
-    };
-    var MAX_EXPRESSION = 200;
-    function requiredOptions(o) {
-      var _a, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
-      const s = o.strict;
-      const _optz = (_a = o.code) === null || _a === void 0 ? void 0 : _a.optimize;
-      const optimize = _optz === true || _optz === void 0 ? 1 : _optz || 0;
-      const regExp = (_c = (_b = o.code) === null || _b === void 0 ? void 0 : _b.regExp) !== null && _c !== void 0 ? _c : defaultRegExp;
-      const uriResolver = (_d = o.uriResolver) !== null && _d !== void 0 ? _d : uri_1.default;
-      return {
-        strictSchema: (_f = (_e = o.strictSchema) !== null && _e !== void 0 ? _e : s) !== null && _f !== void 0 ? _f : true,
-        strictNumbers: (_h = (_g = o.strictNumbers) !== null && _g !== void 0 ? _g : s) !== null && _h !== void 0 ? _h : true,
-        strictTypes: (_k = (_j = o.strictTypes) !== null && _j !== void 0 ? _j : s) !== null && _k !== void 0 ? _k : "log",
-        strictTuples: (_m = (_l = o.strictTuples) !== null && _l !== void 0 ? _l : s) !== null && _m !== void 0 ? _m : "log",
-        strictRequired: (_p = (_o = o.strictRequired) !== null && _o !== void 0 ? _o : s) !== null && _p !== void 0 ? _p : false,
-        code: o.code ? { ...o.code, optimize, regExp } : { optimize, regExp },
-        loopRequired: (_q = o.loopRequired) !== null && _q !== void 0 ? _q : MAX_EXPRESSION,
-        loopEnum: (_r = o.loopEnum) !== null && _r !== void 0 ? _r : MAX_EXPRESSION,
-        meta: (_s = o.meta) !== null && _s !== void 0 ? _s : true,
-        messages: (_t = o.messages) !== null && _t !== void 0 ? _t : true,
-        inlineRefs: (_u = o.inlineRefs) !== null && _u !== void 0 ? _u : true,
-        schemaId: (_v = o.schemaId) !== null && _v !== void 0 ? _v : "$id",
-        addUsedSchema: (_w = o.addUsedSchema) !== null && _w !== void 0 ? _w : true,
-        validateSchema: (_x = o.validateSchema) !== null && _x !== void 0 ? _x : true,
-        validateFormats: (_y = o.validateFormats) !== null && _y !== void 0 ? _y : true,
-        unicodeRegExp: (_z = o.unicodeRegExp) !== null && _z !== void 0 ? _z : true,
-        int32range: (_0 = o.int32range) !== null && _0 !== void 0 ? _0 : true,
-        uriResolver
-      };
-    }
-    var Ajv3 = class {
-      constructor(opts = {}) {
-        this.schemas = {};
-        this.refs = {};
-        this.formats = /* @__PURE__ */ Object.create(null);
-        this._compilations = /* @__PURE__ */ new Set();
-        this._loading = {};
-        this._cache = /* @__PURE__ */ new Map();
-        opts = this.opts = { ...opts, ...requiredOptions(opts) };
-        const { es5, lines: lines2 } = this.opts.code;
-        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
-        this.logger = getLogger(opts.logger);
-        const formatOpt = opts.validateFormats;
-        opts.validateFormats = false;
-        this.RULES = (0, rules_1.getRules)();
-        checkOptions2.call(this, removedOptions, opts, "NOT SUPPORTED");
-        checkOptions2.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
-        this._metaOpts = getMetaSchemaOptions.call(this);
-        if (opts.formats)
-          addInitialFormats.call(this);
-        this._addVocabularies();
-        this._addDefaultMetaSchema();
-        if (opts.keywords)
-          addInitialKeywords.call(this, opts.keywords);
-        if (typeof opts.meta == "object")
-          this.addMetaSchema(opts.meta);
-        addInitialSchemas.call(this);
-        opts.validateFormats = formatOpt;
-      }
-      _addVocabularies() {
-        this.addKeyword("$async");
-      }
-      _addDefaultMetaSchema() {
-        const { $data, meta, schemaId } = this.opts;
-        let _dataRefSchema = $dataRefSchema;
-        if (schemaId === "id") {
-          _dataRefSchema = { ...$dataRefSchema };
-          _dataRefSchema.id = _dataRefSchema.$id;
-          delete _dataRefSchema.$id;
-        }
-        if (meta && $data)
-          this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId], false);
-      }
-      defaultMeta() {
-        const { meta, schemaId } = this.opts;
-        return this.opts.defaultMeta = typeof meta == "object" ? meta[schemaId] || meta : void 0;
-      }
-      validate(schemaKeyRef, data2) {
-        let v;
-        if (typeof schemaKeyRef == "string") {
-          v = this.getSchema(schemaKeyRef);
-          if (!v)
-            throw new Error(`no schema with key or ref "${schemaKeyRef}"`);
-        } else {
-          v = this.compile(schemaKeyRef);
-        }
-        const valid = v(data2);
-        if (!("$async" in v))
-          this.errors = v.errors;
-        return valid;
-      }
-      compile(schema, _meta) {
-        const sch = this._addSchema(schema, _meta);
-        return sch.validate || this._compileSchemaEnv(sch);
-      }
-      compileAsync(schema, meta) {
-        if (typeof this.opts.loadSchema != "function") {
-          throw new Error("options.loadSchema should be a function");
-        }
-        const { loadSchema: loadSchema2 } = this.opts;
-        return runCompileAsync.call(this, schema, meta);
-        async function runCompileAsync(_schema, _meta) {
-          await loadMetaSchema.call(this, _schema.$schema);
-          const sch = this._addSchema(_schema, _meta);
-          return sch.validate || _compileAsync.call(this, sch);
-        }
-        async function loadMetaSchema($ref) {
-          if ($ref && !this.getSchema($ref)) {
-            await runCompileAsync.call(this, { $ref }, true);
-          }
-        }
-        async function _compileAsync(sch) {
-          try {
-            return this._compileSchemaEnv(sch);
-          } catch (e) {
-            if (!(e instanceof ref_error_1.default))
-              throw e;
-            checkLoaded.call(this, e);
-            await loadMissingSchema.call(this, e.missingSchema);
-            return _compileAsync.call(this, sch);
-          }
-        }
-        function checkLoaded({ missingSchema: ref2, missingRef }) {
-          if (this.refs[ref2]) {
-            throw new Error(`AnySchema ${ref2} is loaded but ${missingRef} cannot be resolved`);
-          }
-        }
-        async function loadMissingSchema(ref2) {
-          const _schema = await _loadSchema.call(this, ref2);
-          if (!this.refs[ref2])
-            await loadMetaSchema.call(this, _schema.$schema);
-          if (!this.refs[ref2])
-            this.addSchema(_schema, ref2, meta);
-        }
-        async function _loadSchema(ref2) {
-          const p = this._loading[ref2];
-          if (p)
-            return p;
-          try {
-            return await (this._loading[ref2] = loadSchema2(ref2));
-          } finally {
-            delete this._loading[ref2];
-          }
-        }
-      }
-      // Adds schema to the instance
-      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
-        if (Array.isArray(schema)) {
-          for (const sch of schema)
-            this.addSchema(sch, void 0, _meta, _validateSchema);
-          return this;
-        }
-        let id;
-        if (typeof schema === "object") {
-          const { schemaId } = this.opts;
-          id = schema[schemaId];
-          if (id !== void 0 && typeof id != "string") {
-            throw new Error(`schema ${schemaId} must be string`);
-          }
-        }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
-        return this;
-      }
-      // Add schema that will be used to validate other schemas
-      // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema, key, true, _validateSchema);
-        return this;
-      }
-      //  Validate schema against its meta-schema
-      validateSchema(schema, throwOrLogError) {
-        if (typeof schema == "boolean")
-          return true;
-        let $schema;
-        $schema = schema.$schema;
-        if ($schema !== void 0 && typeof $schema != "string") {
-          throw new Error("$schema must be a string");
-        }
-        $schema = $schema || this.opts.defaultMeta || this.defaultMeta();
-        if (!$schema) {
-          this.logger.warn("meta-schema not available");
-          this.errors = null;
-          return true;
-        }
-        const valid = this.validate($schema, schema);
-        if (!valid && throwOrLogError) {
-          const message2 = "schema is invalid: " + this.errorsText();
-          if (this.opts.validateSchema === "log")
-            this.logger.error(message2);
-          else
-            throw new Error(message2);
-        }
-        return valid;
-      }
-      // Get compiled schema by `key` or `ref`.
-      // (`key` that was passed to `addSchema` or full schema reference - `schema.$id` or resolved id)
-      getSchema(keyRef) {
-        let sch;
-        while (typeof (sch = getSchEnv.call(this, keyRef)) == "string")
-          keyRef = sch;
-        if (sch === void 0) {
-          const { schemaId } = this.opts;
-          const root = new compile_1.SchemaEnv({ schema: {}, schemaId });
-          sch = compile_1.resolveSchema.call(this, root, keyRef);
-          if (!sch)
-            return;
-          this.refs[keyRef] = sch;
-        }
-        return sch.validate || this._compileSchemaEnv(sch);
-      }
-      // Remove cached schema(s).
-      // If no parameter is passed all schemas but meta-schemas are removed.
-      // If RegExp is passed all schemas with key/id matching pattern but meta-schemas are removed.
-      // Even if schema is referenced by other schemas it still can be removed as other schemas have local references.
-      removeSchema(schemaKeyRef) {
-        if (schemaKeyRef instanceof RegExp) {
-          this._removeAllSchemas(this.schemas, schemaKeyRef);
-          this._removeAllSchemas(this.refs, schemaKeyRef);
-          return this;
-        }
-        switch (typeof schemaKeyRef) {
-          case "undefined":
-            this._removeAllSchemas(this.schemas);
-            this._removeAllSchemas(this.refs);
-            this._cache.clear();
-            return this;
-          case "string": {
-            const sch = getSchEnv.call(this, schemaKeyRef);
-            if (typeof sch == "object")
-              this._cache.delete(sch.schema);
-            delete this.schemas[schemaKeyRef];
-            delete this.refs[schemaKeyRef];
-            return this;
-          }
-          case "object": {
-            const cacheKey = schemaKeyRef;
-            this._cache.delete(cacheKey);
-            let id = schemaKeyRef[this.opts.schemaId];
-            if (id) {
-              id = (0, resolve_1.normalizeId)(id);
-              delete this.schemas[id];
-              delete this.refs[id];
-            }
-            return this;
-          }
-          default:
-            throw new Error("ajv.removeSchema: invalid parameter");
-        }
-      }
-      // add "vocabulary" - a collection of keywords
-      addVocabulary(definitions) {
-        for (const def of definitions)
-          this.addKeyword(def);
-        return this;
-      }
-      addKeyword(kwdOrDef, def) {
-        let keyword;
-        if (typeof kwdOrDef == "string") {
-          keyword = kwdOrDef;
-          if (typeof def == "object") {
-            this.logger.warn("these parameters are deprecated, see docs for addKeyword");
-            def.keyword = keyword;
-          }
-        } else if (typeof kwdOrDef == "object" && def === void 0) {
-          def = kwdOrDef;
-          keyword = def.keyword;
-          if (Array.isArray(keyword) && !keyword.length) {
-            throw new Error("addKeywords: keyword must be string or non-empty array");
-          }
-        } else {
-          throw new Error("invalid addKeywords parameters");
-        }
-        checkKeyword.call(this, keyword, def);
-        if (!def) {
-          (0, util_1.eachItem)(keyword, (kwd) => addRule.call(this, kwd));
-          return this;
-        }
-        keywordMetaschema.call(this, def);
-        const definition = {
-          ...def,
-          type: (0, dataType_1.getJSONTypes)(def.type),
-          schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
-        };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t5) => addRule.call(this, k, definition, t5)));
-        return this;
-      }
-      getKeyword(keyword) {
-        const rule = this.RULES.all[keyword];
-        return typeof rule == "object" ? rule.definition : !!rule;
-      }
-      // Remove keyword
-      removeKeyword(keyword) {
-        const { RULES } = this;
-        delete RULES.keywords[keyword];
-        delete RULES.all[keyword];
-        for (const group2 of RULES.rules) {
-          const i = group2.rules.findIndex((rule) => rule.keyword === keyword);
-          if (i >= 0)
-            group2.rules.splice(i, 1);
-        }
-        return this;
-      }
-      // Add format
-      addFormat(name, format) {
-        if (typeof format == "string")
-          format = new RegExp(format);
-        this.formats[name] = format;
-        return this;
-      }
-      errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
-        if (!errors || errors.length === 0)
-          return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
-      }
-      $dataMetaSchema(metaSchema, keywordsJsonPointers) {
-        const rules = this.RULES.all;
-        metaSchema = JSON.parse(JSON.stringify(metaSchema));
-        for (const jsonPointer of keywordsJsonPointers) {
-          const segments = jsonPointer.split("/").slice(1);
-          let keywords = metaSchema;
-          for (const seg of segments)
-            keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
-            if (typeof rule != "object")
-              continue;
-            const { $data } = rule.definition;
-            const schema = keywords[key];
-            if ($data && schema)
-              keywords[key] = schemaOrData(schema);
-          }
-        }
-        return metaSchema;
-      }
-      _removeAllSchemas(schemas2, regex2) {
-        for (const keyRef in schemas2) {
-          const sch = schemas2[keyRef];
-          if (!regex2 || regex2.test(keyRef)) {
-            if (typeof sch == "string") {
-              delete schemas2[keyRef];
-            } else if (sch && !sch.meta) {
-              this._cache.delete(sch.schema);
-              delete schemas2[keyRef];
-            }
-          }
-        }
-      }
-      _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
-        let id;
-        const { schemaId } = this.opts;
-        if (typeof schema == "object") {
-          id = schema[schemaId];
-        } else {
-          if (this.opts.jtd)
-            throw new Error("schema must be object");
-          else if (typeof schema != "boolean")
-            throw new Error("schema must be object or boolean");
-        }
-        let sch = this._cache.get(schema);
-        if (sch !== void 0)
-          return sch;
-        baseId = (0, resolve_1.normalizeId)(id || baseId);
-        const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
-        sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
-        this._cache.set(sch.schema, sch);
-        if (addSchema && !baseId.startsWith("#")) {
-          if (baseId)
-            this._checkUnique(baseId);
-          this.refs[baseId] = sch;
-        }
-        if (validateSchema)
-          this.validateSchema(schema, true);
-        return sch;
-      }
-      _checkUnique(id) {
-        if (this.schemas[id] || this.refs[id]) {
-          throw new Error(`schema with key or id "${id}" already exists`);
-        }
-      }
-      _compileSchemaEnv(sch) {
-        if (sch.meta)
-          this._compileMetaSchema(sch);
-        else
-          compile_1.compileSchema.call(this, sch);
-        if (!sch.validate)
-          throw new Error("ajv implementation error");
-        return sch.validate;
-      }
-      _compileMetaSchema(sch) {
-        const currentOpts = this.opts;
-        this.opts = this._metaOpts;
-        try {
-          compile_1.compileSchema.call(this, sch);
-        } finally {
-          this.opts = currentOpts;
-        }
-      }
-    };
-    Ajv3.ValidationError = validation_error_1.default;
-    Ajv3.MissingRefError = ref_error_1.default;
-    exports.default = Ajv3;
-    function checkOptions2(checkOpts, options, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
-        if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
-      }
-    }
-    function getSchEnv(keyRef) {
-      keyRef = (0, resolve_1.normalizeId)(keyRef);
-      return this.schemas[keyRef] || this.refs[keyRef];
-    }
-    function addInitialSchemas() {
-      const optsSchemas = this.opts.schemas;
-      if (!optsSchemas)
-        return;
-      if (Array.isArray(optsSchemas))
-        this.addSchema(optsSchemas);
-      else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
-    }
-    function addInitialFormats() {
-      for (const name in this.opts.formats) {
-        const format = this.opts.formats[name];
-        if (format)
-          this.addFormat(name, format);
-      }
-    }
-    function addInitialKeywords(defs) {
-      if (Array.isArray(defs)) {
-        this.addVocabulary(defs);
-        return;
-      }
-      this.logger.warn("keywords option as map is deprecated, pass array");
-      for (const keyword in defs) {
-        const def = defs[keyword];
-        if (!def.keyword)
-          def.keyword = keyword;
-        this.addKeyword(def);
-      }
-    }
-    function getMetaSchemaOptions() {
-      const metaOpts = { ...this.opts };
-      for (const opt of META_IGNORE_OPTIONS)
-        delete metaOpts[opt];
-      return metaOpts;
-    }
-    var noLogs = { log() {
-    }, warn() {
-    }, error() {
-    } };
-    function getLogger(logger) {
-      if (logger === false)
-        return noLogs;
-      if (logger === void 0)
-        return console;
-      if (logger.log && logger.warn && logger.error)
-        return logger;
-      throw new Error("logger must implement log, warn and error methods");
-    }
-    var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
-    function checkKeyword(keyword, def) {
-      const { RULES } = this;
-      (0, util_1.eachItem)(keyword, (kwd) => {
-        if (RULES.keywords[kwd])
-          throw new Error(`Keyword ${kwd} is already defined`);
-        if (!KEYWORD_NAME.test(kwd))
-          throw new Error(`Keyword ${kwd} has invalid name`);
-      });
-      if (!def)
-        return;
-      if (def.$data && !("code" in def || "validate" in def)) {
-        throw new Error('$data keyword must have "code" or "validate" function');
-      }
-    }
-    function addRule(keyword, definition, dataType) {
-      var _a;
-      const post = definition === null || definition === void 0 ? void 0 : definition.post;
-      if (dataType && post)
-        throw new Error('keyword with "post" flag cannot have "type"');
-      const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t5 }) => t5 === dataType);
-      if (!ruleGroup) {
-        ruleGroup = { type: dataType, rules: [] };
-        RULES.rules.push(ruleGroup);
-      }
-      RULES.keywords[keyword] = true;
-      if (!definition)
-        return;
-      const rule = {
-        keyword,
-        definition: {
-          ...definition,
-          type: (0, dataType_1.getJSONTypes)(definition.type),
-          schemaType: (0, dataType_1.getJSONTypes)(definition.schemaType)
-        }
-      };
-      if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule, definition.before);
-      else
-        ruleGroup.rules.push(rule);
-      RULES.all[keyword] = rule;
-      (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
-    }
-    function addBeforeRule(ruleGroup, rule, before) {
-      const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
-      if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule);
-      } else {
-        ruleGroup.rules.push(rule);
-        this.logger.warn(`rule ${before} is not defined`);
-      }
-    }
-    function keywordMetaschema(def) {
-      let { metaSchema } = def;
-      if (metaSchema === void 0)
-        return;
-      if (def.$data && this.opts.$data)
-        metaSchema = schemaOrData(metaSchema);
-      def.validateSchema = this.compile(metaSchema, true);
-    }
-    var $dataRef = {
-      $ref: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#"
-    };
-    function schemaOrData(schema) {
-      return { anyOf: [schema, $dataRef] };
-    }
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/id.js
-var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var def = {
-      keyword: "id",
-      code() {
-        throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/ref.js
-var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.callRef = exports.getValidate = void 0;
-    var ref_error_1 = require_ref_error();
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var compile_1 = require_compile();
-    var util_1 = require_util();
-    var def = {
-      keyword: "$ref",
-      schemaType: "string",
-      code(cxt) {
-        const { gen, schema: $ref, it } = cxt;
-        const { baseId, schemaEnv: env, validateName, opts, self: self2 } = it;
-        const { root } = env;
-        if (($ref === "#" || $ref === "#/") && baseId === root.baseId)
-          return callRootRef();
-        const schOrEnv = compile_1.resolveRef.call(self2, root, baseId, $ref);
-        if (schOrEnv === void 0)
-          throw new ref_error_1.default(it.opts.uriResolver, baseId, $ref);
-        if (schOrEnv instanceof compile_1.SchemaEnv)
-          return callValidate(schOrEnv);
-        return inlineRefSchema(schOrEnv);
-        function callRootRef() {
-          if (env === root)
-            return callRef(cxt, validateName, env, env.$async);
-          const rootName = gen.scopeValue("root", { ref: root });
-          return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root, root.$async);
-        }
-        function callValidate(sch) {
-          const v = getValidate(cxt, sch);
-          callRef(cxt, v, sch, sch.$async);
-        }
-        function inlineRefSchema(sch) {
-          const schName = gen.scopeValue("schema", opts.code.source === true ? { ref: sch, code: (0, codegen_1.stringify)(sch) } : { ref: sch });
-          const valid = gen.name("valid");
-          const schCxt = cxt.subschema({
-            schema: sch,
-            dataTypes: [],
-            schemaPath: codegen_1.nil,
-            topSchemaRef: schName,
-            errSchemaPath: $ref
-          }, valid);
-          cxt.mergeEvaluated(schCxt);
-          cxt.ok(valid);
-        }
-      }
-    };
-    function getValidate(cxt, sch) {
-      const { gen } = cxt;
-      return sch.validate ? gen.scopeValue("validate", { ref: sch.validate }) : (0, codegen_1._)`${gen.scopeValue("wrapper", { ref: sch })}.validate`;
-    }
-    exports.getValidate = getValidate;
-    function callRef(cxt, v, sch, $async) {
-      const { gen, it } = cxt;
-      const { allErrors, schemaEnv: env, opts } = it;
-      const passCxt = opts.passContext ? names_1.default.this : codegen_1.nil;
-      if ($async)
-        callAsyncRef();
-      else
-        callSyncRef();
-      function callAsyncRef() {
-        if (!env.$async)
-          throw new Error("async schema referenced by sync schema");
-        const valid = gen.let("valid");
-        gen.try(() => {
-          gen.code((0, codegen_1._)`await ${(0, code_1.callValidateCode)(cxt, v, passCxt)}`);
-          addEvaluatedFrom(v);
-          if (!allErrors)
-            gen.assign(valid, true);
-        }, (e) => {
-          gen.if((0, codegen_1._)`!(${e} instanceof ${it.ValidationError})`, () => gen.throw(e));
-          addErrorsFrom(e);
-          if (!allErrors)
-            gen.assign(valid, false);
-        });
-        cxt.ok(valid);
-      }
-      function callSyncRef() {
-        cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
-      }
-      function addErrorsFrom(source) {
-        const errs = (0, codegen_1._)`${source}.errors`;
-        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
-        gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
-      }
-      function addEvaluatedFrom(source) {
-        var _a;
-        if (!it.opts.unevaluated)
-          return;
-        const schEvaluated = (_a = sch === null || sch === void 0 ? void 0 : sch.validate) === null || _a === void 0 ? void 0 : _a.evaluated;
-        if (it.props !== true) {
-          if (schEvaluated && !schEvaluated.dynamicProps) {
-            if (schEvaluated.props !== void 0) {
-              it.props = util_1.mergeEvaluated.props(gen, schEvaluated.props, it.props);
-            }
-          } else {
-            const props = gen.var("props", (0, codegen_1._)`${source}.evaluated.props`);
-            it.props = util_1.mergeEvaluated.props(gen, props, it.props, codegen_1.Name);
-          }
-        }
-        if (it.items !== true) {
-          if (schEvaluated && !schEvaluated.dynamicItems) {
-            if (schEvaluated.items !== void 0) {
-              it.items = util_1.mergeEvaluated.items(gen, schEvaluated.items, it.items);
-            }
-          } else {
-            const items = gen.var("items", (0, codegen_1._)`${source}.evaluated.items`);
-            it.items = util_1.mergeEvaluated.items(gen, items, it.items, codegen_1.Name);
-          }
-        }
-      }
-    }
-    exports.callRef = callRef;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/index.js
-var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var id_1 = require_id();
-    var ref_1 = require_ref();
-    var core = [
-      "$schema",
-      "$id",
-      "$defs",
-      "$vocabulary",
-      { keyword: "$comment" },
-      "definitions",
-      id_1.default,
-      ref_1.default
-    ];
-    exports.default = core;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
-var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var ops = codegen_1.operators;
-    var KWDs = {
-      maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
-      minimum: { okStr: ">=", ok: ops.GTE, fail: ops.LT },
-      exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
-      exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
-    };
-    var error2 = {
-      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
-      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: Object.keys(KWDs),
-      type: "number",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
-        cxt.fail$data((0, codegen_1._)`${data2} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data2})`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
-var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "multipleOf",
-      type: "number",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, schemaCode, it } = cxt;
-        const prec = it.opts.multipleOfPrecision;
-        const res = gen.let("res");
-        const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data2}/${schemaCode}, ${invalid}))`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/runtime/ucs2length.js
-var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
-      let length = 0;
-      let pos = 0;
-      let value;
-      while (pos < len) {
-        length++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
-            pos++;
-        }
-      }
-      return length;
-    }
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
-var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var ucs2length_1 = require_ucs2length();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxLength" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxLength", "minLength"],
-      type: "string",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data: data2, schemaCode, it } = cxt;
-        const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        const len = it.opts.unicode === false ? (0, codegen_1._)`${data2}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data2})`;
-        cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
-var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var util_1 = require_util();
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "pattern",
-      type: "string",
-      schemaType: "string",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
-        const u = it.opts.unicodeRegExp ? "u" : "";
-        if ($data) {
-          const { regExp } = it.opts.code;
-          const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
-          const valid = gen.let("valid");
-          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data2})`), () => gen.assign(valid, false));
-          cxt.fail$data((0, codegen_1._)`!${valid}`);
-        } else {
-          const regExp = (0, code_1.usePattern)(cxt, schema);
-          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data2})`);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
-var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxProperties" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxProperties", "minProperties"],
-      type: "object",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
-        const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`Object.keys(${data2}).length ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/required.js
-var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
-      params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
-    };
-    var def = {
-      keyword: "required",
-      type: "object",
-      schemaType: "array",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, schemaCode, data: data2, $data, it } = cxt;
-        const { opts } = it;
-        if (!$data && schema.length === 0)
-          return;
-        const useLoop = schema.length >= opts.loopRequired;
-        if (it.allErrors)
-          allErrorsMode();
-        else
-          exitOnErrorMode();
-        if (opts.strictRequired) {
-          const props = cxt.parentSchema.properties;
-          const { definedProperties } = cxt.it;
-          for (const requiredKey of schema) {
-            if ((props === null || props === void 0 ? void 0 : props[requiredKey]) === void 0 && !definedProperties.has(requiredKey)) {
-              const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
-              const msg = `required property "${requiredKey}" is not defined at "${schemaPath}" (strictRequired)`;
-              (0, util_1.checkStrictMode)(it, msg, it.opts.strictRequired);
-            }
-          }
-        }
-        function allErrorsMode() {
-          if (useLoop || $data) {
-            cxt.block$data(codegen_1.nil, loopAllRequired);
-          } else {
-            for (const prop of schema) {
-              (0, code_1.checkReportMissingProp)(cxt, prop);
-            }
-          }
-        }
-        function exitOnErrorMode() {
-          const missing = gen.let("missing");
-          if (useLoop || $data) {
-            const valid = gen.let("valid", true);
-            cxt.block$data(valid, () => loopUntilMissing(missing, valid));
-            cxt.ok(valid);
-          } else {
-            gen.if((0, code_1.checkMissingProp)(cxt, schema, missing));
-            (0, code_1.reportMissingProp)(cxt, missing);
-            gen.else();
-          }
-        }
-        function loopAllRequired() {
-          gen.forOf("prop", schemaCode, (prop) => {
-            cxt.setParams({ missingProperty: prop });
-            gen.if((0, code_1.noPropertyInData)(gen, data2, prop, opts.ownProperties), () => cxt.error());
-          });
-        }
-        function loopUntilMissing(missing, valid) {
-          cxt.setParams({ missingProperty: missing });
-          gen.forOf(missing, schemaCode, () => {
-            gen.assign(valid, (0, code_1.propertyInData)(gen, data2, missing, opts.ownProperties));
-            gen.if((0, codegen_1.not)(valid), () => {
-              cxt.error();
-              gen.break();
-            });
-          }, codegen_1.nil);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
-var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxItems" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxItems", "minItems"],
-      type: "array",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
-        const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`${data2}.length ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/runtime/equal.js
-var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
-var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dataType_1 = require_dataType();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-      params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
-    };
-    var def = {
-      keyword: "uniqueItems",
-      type: "array",
-      schemaType: "boolean",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, $data, schema, parentSchema, schemaCode, it } = cxt;
-        if (!$data && !schema)
-          return;
-        const valid = gen.let("valid");
-        const itemTypes = parentSchema.items ? (0, dataType_1.getSchemaTypes)(parentSchema.items) : [];
-        cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
-        cxt.ok(valid);
-        function validateUniqueItems() {
-          const i = gen.let("i", (0, codegen_1._)`${data2}.length`);
-          const j = gen.let("j");
-          cxt.setParams({ i, j });
-          gen.assign(valid, true);
-          gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
-        }
-        function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t5) => t5 === "object" || t5 === "array");
-        }
-        function loopN(i, j) {
-          const item = gen.name("item");
-          const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
-          const indices = gen.const("indices", (0, codegen_1._)`{}`);
-          gen.for((0, codegen_1._)`;${i}--;`, () => {
-            gen.let(item, (0, codegen_1._)`${data2}[${i}]`);
-            gen.if(wrongType, (0, codegen_1._)`continue`);
-            if (itemTypes.length > 1)
-              gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
-            gen.if((0, codegen_1._)`typeof ${indices}[${item}] == "number"`, () => {
-              gen.assign(j, (0, codegen_1._)`${indices}[${item}]`);
-              cxt.error();
-              gen.assign(valid, false).break();
-            }).code((0, codegen_1._)`${indices}[${item}] = ${i}`);
-          });
-        }
-        function loopN2(i, j) {
-          const eql = (0, util_1.useFunc)(gen, equal_1.default);
-          const outer = gen.name("outer");
-          gen.label(outer).for((0, codegen_1._)`;${i}--;`, () => gen.for((0, codegen_1._)`${j} = ${i}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data2}[${i}], ${data2}[${j}])`, () => {
-            cxt.error();
-            gen.assign(valid, false).break(outer);
-          })));
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/const.js
-var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: "must be equal to constant",
-      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "const",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, $data, schemaCode, schema } = cxt;
-        if ($data || schema && typeof schema == "object") {
-          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data2}, ${schemaCode})`);
-        } else {
-          cxt.fail((0, codegen_1._)`${schema} !== ${data2}`);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/enum.js
-var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: "must be equal to one of the allowed values",
-      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "enum",
-      schemaType: "array",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
-        if (!$data && schema.length === 0)
-          throw new Error("enum must have non-empty array");
-        const useLoop = schema.length >= it.opts.loopEnum;
-        let eql;
-        const getEql = () => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default);
-        let valid;
-        if (useLoop || $data) {
-          valid = gen.let("valid");
-          cxt.block$data(valid, loopEnum);
-        } else {
-          if (!Array.isArray(schema))
-            throw new Error("ajv implementation error");
-          const vSchema = gen.const("vSchema", schemaCode);
-          valid = (0, codegen_1.or)(...schema.map((_x, i) => equalCode(vSchema, i)));
-        }
-        cxt.pass(valid);
-        function loopEnum() {
-          gen.assign(valid, false);
-          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data2}, ${v})`, () => gen.assign(valid, true).break()));
-        }
-        function equalCode(vSchema, i) {
-          const sch = schema[i];
-          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data2}, ${vSchema}[${i}])` : (0, codegen_1._)`${data2} === ${sch}`;
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/index.js
-var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var limitNumber_1 = require_limitNumber();
-    var multipleOf_1 = require_multipleOf();
-    var limitLength_1 = require_limitLength();
-    var pattern_1 = require_pattern();
-    var limitProperties_1 = require_limitProperties();
-    var required_1 = require_required();
-    var limitItems_1 = require_limitItems();
-    var uniqueItems_1 = require_uniqueItems();
-    var const_1 = require_const();
-    var enum_1 = require_enum();
-    var validation = [
-      // number
-      limitNumber_1.default,
-      multipleOf_1.default,
-      // string
-      limitLength_1.default,
-      pattern_1.default,
-      // object
-      limitProperties_1.default,
-      required_1.default,
-      // array
-      limitItems_1.default,
-      uniqueItems_1.default,
-      // any
-      { keyword: "type", schemaType: ["string", "array"] },
-      { keyword: "nullable", schemaType: "boolean" },
-      const_1.default,
-      enum_1.default
-    ];
-    exports.default = validation;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
-var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateAdditionalItems = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
-      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
-    };
-    var def = {
-      keyword: "additionalItems",
-      type: "array",
-      schemaType: ["boolean", "object"],
-      before: "uniqueItems",
-      error: error2,
-      code(cxt) {
-        const { parentSchema, it } = cxt;
-        const { items } = parentSchema;
-        if (!Array.isArray(items)) {
-          (0, util_1.checkStrictMode)(it, '"additionalItems" is ignored when "items" is not an array of schemas');
-          return;
-        }
-        validateAdditionalItems(cxt, items);
-      }
-    };
-    function validateAdditionalItems(cxt, items) {
-      const { gen, schema, data: data2, keyword, it } = cxt;
-      it.items = true;
-      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
-      if (schema === false) {
-        cxt.setParams({ len: items.length });
-        cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
-      } else if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
-        const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items.length}`);
-        gen.if((0, codegen_1.not)(valid), () => validateItems(valid));
-        cxt.ok(valid);
-      }
-      function validateItems(valid) {
-        gen.forRange("i", items.length, len, (i) => {
-          cxt.subschema({ keyword, dataProp: i, dataPropType: util_1.Type.Num }, valid);
-          if (!it.allErrors)
-            gen.if((0, codegen_1.not)(valid), () => gen.break());
-        });
-      }
-    }
-    exports.validateAdditionalItems = validateAdditionalItems;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/items.js
-var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateTuple = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var code_1 = require_code2();
-    var def = {
-      keyword: "items",
-      type: "array",
-      schemaType: ["object", "array", "boolean"],
-      before: "uniqueItems",
-      code(cxt) {
-        const { schema, it } = cxt;
-        if (Array.isArray(schema))
-          return validateTuple(cxt, "additionalItems", schema);
-        it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        cxt.ok((0, code_1.validateArray)(cxt));
-      }
-    };
-    function validateTuple(cxt, extraItems, schArr = cxt.schema) {
-      const { gen, parentSchema, data: data2, keyword, it } = cxt;
-      checkStrictTuple(parentSchema);
-      if (it.opts.unevaluated && schArr.length && it.items !== true) {
-        it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
-      }
-      const valid = gen.name("valid");
-      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
-      schArr.forEach((sch, i) => {
-        if ((0, util_1.alwaysValidSchema)(it, sch))
-          return;
-        gen.if((0, codegen_1._)`${len} > ${i}`, () => cxt.subschema({
-          keyword,
-          schemaProp: i,
-          dataProp: i
-        }, valid));
-        cxt.ok(valid);
-      });
-      function checkStrictTuple(sch) {
-        const { opts, errSchemaPath } = it;
-        const l = schArr.length;
-        const fullTuple = l === sch.minItems && (l === sch.maxItems || sch[extraItems] === false);
-        if (opts.strictTuples && !fullTuple) {
-          const msg = `"${keyword}" is ${l}-tuple, but minItems or maxItems/${extraItems} are not specified or different at path "${errSchemaPath}"`;
-          (0, util_1.checkStrictMode)(it, msg, opts.strictTuples);
-        }
-      }
-    }
-    exports.validateTuple = validateTuple;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
-var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var items_1 = require_items();
-    var def = {
-      keyword: "prefixItems",
-      type: "array",
-      schemaType: ["array"],
-      before: "uniqueItems",
-      code: (cxt) => (0, items_1.validateTuple)(cxt, "items")
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
-var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var code_1 = require_code2();
-    var additionalItems_1 = require_additionalItems();
-    var error2 = {
-      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
-      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
-    };
-    var def = {
-      keyword: "items",
-      type: "array",
-      schemaType: ["object", "boolean"],
-      before: "uniqueItems",
-      error: error2,
-      code(cxt) {
-        const { schema, parentSchema, it } = cxt;
-        const { prefixItems } = parentSchema;
-        it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        if (prefixItems)
-          (0, additionalItems_1.validateAdditionalItems)(cxt, prefixItems);
-        else
-          cxt.ok((0, code_1.validateArray)(cxt));
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
-var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
-      params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
-    };
-    var def = {
-      keyword: "contains",
-      type: "array",
-      schemaType: ["object", "boolean"],
-      before: "uniqueItems",
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, data: data2, it } = cxt;
-        let min;
-        let max;
-        const { minContains, maxContains } = parentSchema;
-        if (it.opts.next) {
-          min = minContains === void 0 ? 1 : minContains;
-          max = maxContains;
-        } else {
-          min = 1;
-        }
-        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
-        cxt.setParams({ min, max });
-        if (max === void 0 && min === 0) {
-          (0, util_1.checkStrictMode)(it, `"minContains" == 0 without "maxContains": "contains" keyword ignored`);
-          return;
-        }
-        if (max !== void 0 && min > max) {
-          (0, util_1.checkStrictMode)(it, `"minContains" > "maxContains" is always invalid`);
-          cxt.fail();
-          return;
-        }
-        if ((0, util_1.alwaysValidSchema)(it, schema)) {
-          let cond = (0, codegen_1._)`${len} >= ${min}`;
-          if (max !== void 0)
-            cond = (0, codegen_1._)`${cond} && ${len} <= ${max}`;
-          cxt.pass(cond);
-          return;
-        }
-        it.items = true;
-        const valid = gen.name("valid");
-        if (max === void 0 && min === 1) {
-          validateItems(valid, () => gen.if(valid, () => gen.break()));
-        } else if (min === 0) {
-          gen.let(valid, true);
-          if (max !== void 0)
-            gen.if((0, codegen_1._)`${data2}.length > 0`, validateItemsWithCount);
-        } else {
-          gen.let(valid, false);
-          validateItemsWithCount();
-        }
-        cxt.result(valid, () => cxt.reset());
-        function validateItemsWithCount() {
-          const schValid = gen.name("_valid");
-          const count3 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
-        }
-        function validateItems(_valid, block) {
-          gen.forRange("i", 0, len, (i) => {
-            cxt.subschema({
-              keyword: "contains",
-              dataProp: i,
-              dataPropType: util_1.Type.Num,
-              compositeRule: true
-            }, _valid);
-            block();
-          });
-        }
-        function checkLimits(count3) {
-          gen.code((0, codegen_1._)`${count3}++`);
-          if (max === void 0) {
-            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
-          } else {
-            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
-            if (min === 1)
-              gen.assign(valid, true);
-            else
-              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
-var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var code_1 = require_code2();
-    exports.error = {
-      message: ({ params: { property: property2, depsCount, deps } }) => {
-        const property_ies = depsCount === 1 ? "property" : "properties";
-        return (0, codegen_1.str)`must have ${property_ies} ${deps} when property ${property2} is present`;
-      },
-      params: ({ params: { property: property2, depsCount, deps, missingProperty } }) => (0, codegen_1._)`{property: ${property2},
-    missingProperty: ${missingProperty},
-    depsCount: ${depsCount},
-    deps: ${deps}}`
-      // TODO change to reference
-    };
-    var def = {
-      keyword: "dependencies",
-      type: "object",
-      schemaType: "object",
-      error: exports.error,
-      code(cxt) {
-        const [propDeps, schDeps] = splitDependencies(cxt);
-        validatePropertyDeps(cxt, propDeps);
-        validateSchemaDeps(cxt, schDeps);
-      }
-    };
-    function splitDependencies({ schema }) {
-      const propertyDeps = {};
-      const schemaDeps = {};
-      for (const key in schema) {
-        if (key === "__proto__")
-          continue;
-        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema[key];
-      }
-      return [propertyDeps, schemaDeps];
-    }
-    function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
-      const { gen, data: data2, it } = cxt;
-      if (Object.keys(propertyDeps).length === 0)
-        return;
-      const missing = gen.let("missing");
-      for (const prop in propertyDeps) {
-        const deps = propertyDeps[prop];
-        if (deps.length === 0)
-          continue;
-        const hasProperty = (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties);
-        cxt.setParams({
-          property: prop,
-          depsCount: deps.length,
-          deps: deps.join(", ")
-        });
-        if (it.allErrors) {
-          gen.if(hasProperty, () => {
-            for (const depProp of deps) {
-              (0, code_1.checkReportMissingProp)(cxt, depProp);
-            }
-          });
-        } else {
-          gen.if((0, codegen_1._)`${hasProperty} && (${(0, code_1.checkMissingProp)(cxt, deps, missing)})`);
-          (0, code_1.reportMissingProp)(cxt, missing);
-          gen.else();
-        }
-      }
-    }
-    exports.validatePropertyDeps = validatePropertyDeps;
-    function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
-      const { gen, data: data2, keyword, it } = cxt;
-      const valid = gen.name("valid");
-      for (const prop in schemaDeps) {
-        if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
-          continue;
-        gen.if(
-          (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties),
-          () => {
-            const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
-            cxt.mergeValidEvaluated(schCxt, valid);
-          },
-          () => gen.var(valid, true)
-          // TODO var
-        );
-        cxt.ok(valid);
-      }
-    }
-    exports.validateSchemaDeps = validateSchemaDeps;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
-var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: "property name must be valid",
-      params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
-    };
-    var def = {
-      keyword: "propertyNames",
-      type: "object",
-      schemaType: ["object", "boolean"],
-      error: error2,
-      code(cxt) {
-        const { gen, schema, data: data2, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        const valid = gen.name("valid");
-        gen.forIn("key", data2, (key) => {
-          cxt.setParams({ propertyName: key });
-          cxt.subschema({
-            keyword: "propertyNames",
-            data: key,
-            dataTypes: ["string"],
-            propertyName: key,
-            compositeRule: true
-          }, valid);
-          gen.if((0, codegen_1.not)(valid), () => {
-            cxt.error(true);
-            if (!it.allErrors)
-              gen.break();
+    DEFAULT_MIN_CHARS = 40;
+    MOD = 2147483647;
+    BASE = 257;
+    LeakIndex = class {
+      constructor(roles, minChars) {
+        this.minChars = minChars;
+        this.roles = roles.map((role) => ({ role, ...normalise(role.content) }));
+        this.high = powMod(BASE, minChars - 1);
+        this.roles.forEach((r, ri) => {
+          rollingHashes(r.text, minChars, this.high, (start, h) => {
+            const at = this.windows.get(h);
+            if (at) at.push(ri, start);
+            else this.windows.set(h, [ri, start]);
           });
         });
-        cxt.ok(valid);
       }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
-var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var util_1 = require_util();
-    var error2 = {
-      message: "must NOT have additional properties",
-      params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
-    };
-    var def = {
-      keyword: "additionalProperties",
-      type: ["object"],
-      schemaType: ["boolean", "object"],
-      allowUndefined: true,
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, data: data2, errsCount, it } = cxt;
-        if (!errsCount)
-          throw new Error("ajv implementation error");
-        const { allErrors, opts } = it;
-        it.props = true;
-        if (opts.removeAdditional !== "all" && (0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        const props = (0, code_1.allSchemaProperties)(parentSchema.properties);
-        const patProps = (0, code_1.allSchemaProperties)(parentSchema.patternProperties);
-        checkAdditionalProperties();
-        cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-        function checkAdditionalProperties() {
-          gen.forIn("key", data2, (key) => {
-            if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
-            else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
-          });
-        }
-        function isAdditional(key) {
-          let definedProp;
-          if (props.length > 8) {
-            const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
-          } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
-          } else {
-            definedProp = codegen_1.nil;
-          }
-          if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
-          }
-          return (0, codegen_1.not)(definedProp);
-        }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data2}[${key}]`);
-        }
-        function additionalPropertyCode(key) {
-          if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
-            deleteAdditional(key);
-            return;
-          }
-          if (schema === false) {
-            cxt.setParams({ additionalProperty: key });
-            cxt.error();
-            if (!allErrors)
-              gen.break();
-            return;
-          }
-          if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
-            const valid = gen.name("valid");
-            if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
-              gen.if((0, codegen_1.not)(valid), () => {
-                cxt.reset();
-                deleteAdditional(key);
-              });
-            } else {
-              applyAdditionalSchema(key, valid);
-              if (!allErrors)
-                gen.if((0, codegen_1.not)(valid), () => gen.break());
+      roles;
+      /** Window hash → [role index, start] pairs, flattened. */
+      windows = /* @__PURE__ */ new Map();
+      high;
+      /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
+      find(text2) {
+        const { text: norm } = normalise(text2);
+        let leak;
+        rollingHashes(norm, this.minChars, this.high, (start, h) => {
+          const candidates = this.windows.get(h);
+          if (!candidates) return true;
+          for (let i = 0; i < candidates.length; i += 2) {
+            const r = this.roles[candidates[i]];
+            const at = candidates[i + 1];
+            if (norm.startsWith(r.text.slice(at, at + this.minChars), start)) {
+              leak = this.extend(r, at, norm, start);
+              return false;
             }
           }
-        }
-        function applyAdditionalSchema(key, valid, errors) {
-          const subschema = {
-            keyword: "additionalProperties",
-            dataProp: key,
-            dataPropType: util_1.Type.Str
-          };
-          if (errors === false) {
-            Object.assign(subschema, {
-              compositeRule: true,
-              createErrors: false,
-              allErrors: false
-            });
-          }
-          cxt.subschema(subschema, valid);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
-var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var validate_1 = require_validate();
-    var code_1 = require_code2();
-    var util_1 = require_util();
-    var additionalProperties_1 = require_additionalProperties();
-    var def = {
-      keyword: "properties",
-      type: "object",
-      schemaType: "object",
-      code(cxt) {
-        const { gen, schema, parentSchema, data: data2, it } = cxt;
-        if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
-          additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
-        }
-        const allProps = (0, code_1.allSchemaProperties)(schema);
-        for (const prop of allProps) {
-          it.definedProperties.add(prop);
-        }
-        if (it.opts.unevaluated && allProps.length && it.props !== true) {
-          it.props = util_1.mergeEvaluated.props(gen, (0, util_1.toHash)(allProps), it.props);
-        }
-        const properties = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (properties.length === 0)
-          return;
-        const valid = gen.name("valid");
-        for (const prop of properties) {
-          if (hasDefault(prop)) {
-            applyPropertySchema(prop);
-          } else {
-            gen.if((0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties));
-            applyPropertySchema(prop);
-            if (!it.allErrors)
-              gen.else().var(valid, true);
-            gen.endIf();
-          }
-          cxt.it.definedProperties.add(prop);
-          cxt.ok(valid);
-        }
-        function hasDefault(prop) {
-          return it.opts.useDefaults && !it.compositeRule && schema[prop].default !== void 0;
-        }
-        function applyPropertySchema(prop) {
-          cxt.subschema({
-            keyword: "properties",
-            schemaProp: prop,
-            dataProp: prop
-          }, valid);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
-var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var util_2 = require_util();
-    var def = {
-      keyword: "patternProperties",
-      type: "object",
-      schemaType: "object",
-      code(cxt) {
-        const { gen, schema, data: data2, parentSchema, it } = cxt;
-        const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
-          return;
-        }
-        const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
-        const valid = gen.name("valid");
-        if (it.props !== true && !(it.props instanceof codegen_1.Name)) {
-          it.props = (0, util_2.evaluatedPropsToName)(gen, it.props);
-        }
-        const { props } = it;
-        validatePatternProperties();
-        function validatePatternProperties() {
-          for (const pat of patterns) {
-            if (checkProperties)
-              checkMatchingProperties(pat);
-            if (it.allErrors) {
-              validateProperties(pat);
-            } else {
-              gen.var(valid, true);
-              validateProperties(pat);
-              gen.if(valid);
-            }
-          }
-        }
-        function checkMatchingProperties(pat) {
-          for (const prop in checkProperties) {
-            if (new RegExp(pat).test(prop)) {
-              (0, util_1.checkStrictMode)(it, `property ${prop} matches pattern ${pat} (use allowMatchingProperties)`);
-            }
-          }
-        }
-        function validateProperties(pat) {
-          gen.forIn("key", data2, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
-              const alwaysValid = alwaysValidPatterns.includes(pat);
-              if (!alwaysValid) {
-                cxt.subschema({
-                  keyword: "patternProperties",
-                  schemaProp: pat,
-                  dataProp: key,
-                  dataPropType: util_2.Type.Str
-                }, valid);
-              }
-              if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
-              } else if (!alwaysValid && !it.allErrors) {
-                gen.if((0, codegen_1.not)(valid), () => gen.break());
-              }
-            });
-          });
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/not.js
-var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util();
-    var def = {
-      keyword: "not",
-      schemaType: ["object", "boolean"],
-      trackErrors: true,
-      code(cxt) {
-        const { gen, schema, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema)) {
-          cxt.fail();
-          return;
-        }
-        const valid = gen.name("valid");
-        cxt.subschema({
-          keyword: "not",
-          compositeRule: true,
-          createErrors: false,
-          allErrors: false
-        }, valid);
-        cxt.failResult(valid, () => cxt.reset(), () => cxt.error());
-      },
-      error: { message: "must NOT be valid" }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
-var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var def = {
-      keyword: "anyOf",
-      schemaType: "array",
-      trackErrors: true,
-      code: code_1.validateUnion,
-      error: { message: "must match a schema in anyOf" }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
-var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: "must match exactly one schema in oneOf",
-      params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
-    };
-    var def = {
-      keyword: "oneOf",
-      schemaType: "array",
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, it } = cxt;
-        if (!Array.isArray(schema))
-          throw new Error("ajv implementation error");
-        if (it.opts.discriminator && parentSchema.discriminator)
-          return;
-        const schArr = schema;
-        const valid = gen.let("valid", false);
-        const passing = gen.let("passing", null);
-        const schValid = gen.name("_valid");
-        cxt.setParams({ passing });
-        gen.block(validateOneOf);
-        cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
-        function validateOneOf() {
-          schArr.forEach((sch, i) => {
-            let schCxt;
-            if ((0, util_1.alwaysValidSchema)(it, sch)) {
-              gen.var(schValid, true);
-            } else {
-              schCxt = cxt.subschema({
-                keyword: "oneOf",
-                schemaProp: i,
-                compositeRule: true
-              }, schValid);
-            }
-            if (i > 0) {
-              gen.if((0, codegen_1._)`${schValid} && ${valid}`).assign(valid, false).assign(passing, (0, codegen_1._)`[${passing}, ${i}]`).else();
-            }
-            gen.if(schValid, () => {
-              gen.assign(valid, true);
-              gen.assign(passing, i);
-              if (schCxt)
-                cxt.mergeEvaluated(schCxt, codegen_1.Name);
-            });
-          });
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
-var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util();
-    var def = {
-      keyword: "allOf",
-      schemaType: "array",
-      code(cxt) {
-        const { gen, schema, it } = cxt;
-        if (!Array.isArray(schema))
-          throw new Error("ajv implementation error");
-        const valid = gen.name("valid");
-        schema.forEach((sch, i) => {
-          if ((0, util_1.alwaysValidSchema)(it, sch))
-            return;
-          const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i }, valid);
-          cxt.ok(valid);
-          cxt.mergeEvaluated(schCxt);
+          return true;
         });
+        return leak;
+      }
+      extend(r, at, norm, start) {
+        let end = this.minChars;
+        while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
+        const index = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
+        const { written } = r.role;
+        const origin = written ? written.origin[index] : index;
+        const content = written ? written.content : r.role.content;
+        let line = r.role.firstLine;
+        for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
+        return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
       }
     };
-    exports.default = def;
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
-var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util();
-    var error2 = {
-      message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
-      params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
-    };
-    var def = {
-      keyword: "if",
-      schemaType: ["object", "boolean"],
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, parentSchema, it } = cxt;
-        if (parentSchema.then === void 0 && parentSchema.else === void 0) {
-          (0, util_1.checkStrictMode)(it, '"if" without "then" and "else" is ignored');
-        }
-        const hasThen = hasSchema(it, "then");
-        const hasElse = hasSchema(it, "else");
-        if (!hasThen && !hasElse)
-          return;
-        const valid = gen.let("valid", true);
-        const schValid = gen.name("_valid");
-        validateIf();
-        cxt.reset();
-        if (hasThen && hasElse) {
-          const ifClause = gen.let("ifClause");
-          cxt.setParams({ ifClause });
-          gen.if(schValid, validateClause("then", ifClause), validateClause("else", ifClause));
-        } else if (hasThen) {
-          gen.if(schValid, validateClause("then"));
-        } else {
-          gen.if((0, codegen_1.not)(schValid), validateClause("else"));
-        }
-        cxt.pass(valid, () => cxt.error(true));
-        function validateIf() {
-          const schCxt = cxt.subschema({
-            keyword: "if",
-            compositeRule: true,
-            createErrors: false,
-            allErrors: false
-          }, schValid);
-          cxt.mergeEvaluated(schCxt);
-        }
-        function validateClause(keyword, ifClause) {
-          return () => {
-            const schCxt = cxt.subschema({ keyword }, schValid);
-            gen.assign(valid, schValid);
-            cxt.mergeValidEvaluated(schCxt, valid);
-            if (ifClause)
-              gen.assign(ifClause, (0, codegen_1._)`${keyword}`);
-            else
-              cxt.setParams({ ifClause: keyword });
-          };
-        }
-      }
-    };
-    function hasSchema(it, keyword) {
-      const schema = it.schema[keyword];
-      return schema !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema);
-    }
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
-var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util();
-    var def = {
-      keyword: ["then", "else"],
-      schemaType: ["object", "boolean"],
-      code({ keyword, parentSchema, it }) {
-        if (parentSchema.if === void 0)
-          (0, util_1.checkStrictMode)(it, `"${keyword}" without "if" is ignored`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/index.js
-var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var additionalItems_1 = require_additionalItems();
-    var prefixItems_1 = require_prefixItems();
-    var items_1 = require_items();
-    var items2020_1 = require_items2020();
-    var contains_1 = require_contains();
-    var dependencies_1 = require_dependencies();
-    var propertyNames_1 = require_propertyNames();
-    var additionalProperties_1 = require_additionalProperties();
-    var properties_1 = require_properties();
-    var patternProperties_1 = require_patternProperties();
-    var not_1 = require_not();
-    var anyOf_1 = require_anyOf();
-    var oneOf_1 = require_oneOf();
-    var allOf_1 = require_allOf();
-    var if_1 = require_if();
-    var thenElse_1 = require_thenElse();
-    function getApplicator(draft2020 = false) {
-      const applicator = [
-        // any
-        not_1.default,
-        anyOf_1.default,
-        oneOf_1.default,
-        allOf_1.default,
-        if_1.default,
-        thenElse_1.default,
-        // object
-        propertyNames_1.default,
-        additionalProperties_1.default,
-        dependencies_1.default,
-        properties_1.default,
-        patternProperties_1.default
-      ];
-      if (draft2020)
-        applicator.push(prefixItems_1.default, items2020_1.default);
-      else
-        applicator.push(additionalItems_1.default, items_1.default);
-      applicator.push(contains_1.default);
-      return applicator;
-    }
-    exports.default = getApplicator;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/format/format.js
-var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "format",
-      type: ["number", "string"],
-      schemaType: "string",
-      $data: true,
-      error: error2,
-      code(cxt, ruleType) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
-        const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
-        if (!opts.validateFormats)
-          return;
-        if ($data)
-          validate$DataFormat();
-        else
-          validateFormat();
-        function validate$DataFormat() {
-          const fmts = gen.scopeValue("formats", {
-            ref: self2.formats,
-            code: opts.code.formats
-          });
-          const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
-          const fType = gen.let("fType");
-          const format = gen.let("format");
-          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
-          cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
-          function unknownFmt() {
-            if (opts.strictSchema === false)
-              return codegen_1.nil;
-            return (0, codegen_1._)`${schemaCode} && !${format}`;
-          }
-          function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data2}) : ${format}(${data2}))` : (0, codegen_1._)`${format}(${data2})`;
-            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data2}))`;
-            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
-          }
-        }
-        function validateFormat() {
-          const formatDef = self2.formats[schema];
-          if (!formatDef) {
-            unknownFormat();
-            return;
-          }
-          if (formatDef === true)
-            return;
-          const [fmtType, format, fmtRef] = getFormat(formatDef);
-          if (fmtType === ruleType)
-            cxt.pass(validCondition());
-          function unknownFormat() {
-            if (opts.strictSchema === false) {
-              self2.logger.warn(unknownMsg());
-              return;
-            }
-            throw new Error(unknownMsg());
-            function unknownMsg() {
-              return `unknown format "${schema}" ignored in schema at path "${errSchemaPath}"`;
-            }
-          }
-          function getFormat(fmtDef) {
-            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
-            if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
-              return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
-            }
-            return ["string", fmtDef, fmt];
-          }
-          function validCondition() {
-            if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
-              if (!schemaEnv.$async)
-                throw new Error("async format in sync schema");
-              return (0, codegen_1._)`await ${fmtRef}(${data2})`;
-            }
-            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data2})` : (0, codegen_1._)`${fmtRef}.test(${data2})`;
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/format/index.js
-var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var format_1 = require_format();
-    var format = [format_1.default];
-    exports.default = format;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/metadata.js
-var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.contentVocabulary = exports.metadataVocabulary = void 0;
-    exports.metadataVocabulary = [
-      "title",
-      "description",
-      "default",
-      "deprecated",
-      "readOnly",
-      "writeOnly",
-      "examples"
-    ];
-    exports.contentVocabulary = [
-      "contentMediaType",
-      "contentEncoding",
-      "contentSchema"
-    ];
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/draft7.js
-var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var core_1 = require_core2();
-    var validation_1 = require_validation();
-    var applicator_1 = require_applicator();
-    var format_1 = require_format2();
-    var metadata_1 = require_metadata();
-    var draft7Vocabularies = [
-      core_1.default,
-      validation_1.default,
-      (0, applicator_1.default)(),
-      format_1.default,
-      metadata_1.metadataVocabulary,
-      metadata_1.contentVocabulary
-    ];
-    exports.default = draft7Vocabularies;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
-var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DiscrError = void 0;
-    var DiscrError;
-    (function(DiscrError2) {
-      DiscrError2["Tag"] = "tag";
-      DiscrError2["Mapping"] = "mapping";
-    })(DiscrError || (exports.DiscrError = DiscrError = {}));
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
-var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var types_1 = require_types();
-    var compile_1 = require_compile();
-    var ref_error_1 = require_ref_error();
-    var util_1 = require_util();
-    var error2 = {
-      message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
-      params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
-    };
-    var def = {
-      keyword: "discriminator",
-      type: "object",
-      schemaType: "object",
-      error: error2,
-      code(cxt) {
-        const { gen, data: data2, schema, parentSchema, it } = cxt;
-        const { oneOf } = parentSchema;
-        if (!it.opts.discriminator) {
-          throw new Error("discriminator: requires discriminator option");
-        }
-        const tagName = schema.propertyName;
-        if (typeof tagName != "string")
-          throw new Error("discriminator: requires propertyName");
-        if (schema.mapping)
-          throw new Error("discriminator: mapping is not supported");
-        if (!oneOf)
-          throw new Error("discriminator: requires oneOf keyword");
-        const valid = gen.let("valid", false);
-        const tag = gen.const("tag", (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(tagName)}`);
-        gen.if((0, codegen_1._)`typeof ${tag} == "string"`, () => validateMapping(), () => cxt.error(false, { discrError: types_1.DiscrError.Tag, tag, tagName }));
-        cxt.ok(valid);
-        function validateMapping() {
-          const mapping = getMapping();
-          gen.if(false);
-          for (const tagValue in mapping) {
-            gen.elseIf((0, codegen_1._)`${tag} === ${tagValue}`);
-            gen.assign(valid, applyTagSchema(mapping[tagValue]));
-          }
-          gen.else();
-          cxt.error(false, { discrError: types_1.DiscrError.Mapping, tag, tagName });
-          gen.endIf();
-        }
-        function applyTagSchema(schemaProp) {
-          const _valid = gen.name("valid");
-          const schCxt = cxt.subschema({ keyword: "oneOf", schemaProp }, _valid);
-          cxt.mergeEvaluated(schCxt, codegen_1.Name);
-          return _valid;
-        }
-        function getMapping() {
-          var _a;
-          const oneOfMapping = {};
-          const topRequired = hasRequired(parentSchema);
-          let tagRequired = true;
-          for (let i = 0; i < oneOf.length; i++) {
-            let sch = oneOf[i];
-            if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
-              const ref2 = sch.$ref;
-              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref2);
-              if (sch instanceof compile_1.SchemaEnv)
-                sch = sch.schema;
-              if (sch === void 0)
-                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref2);
-            }
-            const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
-            if (typeof propSch != "object") {
-              throw new Error(`discriminator: oneOf subschemas (or referenced schemas) must have "properties/${tagName}"`);
-            }
-            tagRequired = tagRequired && (topRequired || hasRequired(sch));
-            addMappings(propSch, i);
-          }
-          if (!tagRequired)
-            throw new Error(`discriminator: "${tagName}" must be required`);
-          return oneOfMapping;
-          function hasRequired({ required }) {
-            return Array.isArray(required) && required.includes(tagName);
-          }
-          function addMappings(sch, i) {
-            if (sch.const) {
-              addMapping(sch.const, i);
-            } else if (sch.enum) {
-              for (const tagValue of sch.enum) {
-                addMapping(tagValue, i);
-              }
-            } else {
-              throw new Error(`discriminator: "properties/${tagName}" must have "const" or "enum"`);
-            }
-          }
-          function addMapping(tagValue, i) {
-            if (typeof tagValue != "string" || tagValue in oneOfMapping) {
-              throw new Error(`discriminator: "${tagName}" values must be unique strings`);
-            }
-            oneOfMapping[tagValue] = i;
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
-var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
-    module.exports = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      $id: "http://json-schema.org/draft-07/schema#",
-      title: "Core schema meta-schema",
-      definitions: {
-        schemaArray: {
-          type: "array",
-          minItems: 1,
-          items: { $ref: "#" }
-        },
-        nonNegativeInteger: {
-          type: "integer",
-          minimum: 0
-        },
-        nonNegativeIntegerDefault0: {
-          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
-        },
-        simpleTypes: {
-          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
-        },
-        stringArray: {
-          type: "array",
-          items: { type: "string" },
-          uniqueItems: true,
-          default: []
-        }
-      },
-      type: ["object", "boolean"],
-      properties: {
-        $id: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $schema: {
-          type: "string",
-          format: "uri"
-        },
-        $ref: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $comment: {
-          type: "string"
-        },
-        title: {
-          type: "string"
-        },
-        description: {
-          type: "string"
-        },
-        default: true,
-        readOnly: {
-          type: "boolean",
-          default: false
-        },
-        examples: {
-          type: "array",
-          items: true
-        },
-        multipleOf: {
-          type: "number",
-          exclusiveMinimum: 0
-        },
-        maximum: {
-          type: "number"
-        },
-        exclusiveMaximum: {
-          type: "number"
-        },
-        minimum: {
-          type: "number"
-        },
-        exclusiveMinimum: {
-          type: "number"
-        },
-        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
-        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        pattern: {
-          type: "string",
-          format: "regex"
-        },
-        additionalItems: { $ref: "#" },
-        items: {
-          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
-          default: true
-        },
-        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
-        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        uniqueItems: {
-          type: "boolean",
-          default: false
-        },
-        contains: { $ref: "#" },
-        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
-        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        required: { $ref: "#/definitions/stringArray" },
-        additionalProperties: { $ref: "#" },
-        definitions: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        properties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        patternProperties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          propertyNames: { format: "regex" },
-          default: {}
-        },
-        dependencies: {
-          type: "object",
-          additionalProperties: {
-            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
-          }
-        },
-        propertyNames: { $ref: "#" },
-        const: true,
-        enum: {
-          type: "array",
-          items: true,
-          minItems: 1,
-          uniqueItems: true
-        },
-        type: {
-          anyOf: [
-            { $ref: "#/definitions/simpleTypes" },
-            {
-              type: "array",
-              items: { $ref: "#/definitions/simpleTypes" },
-              minItems: 1,
-              uniqueItems: true
-            }
-          ]
-        },
-        format: { type: "string" },
-        contentMediaType: { type: "string" },
-        contentEncoding: { type: "string" },
-        if: { $ref: "#" },
-        then: { $ref: "#" },
-        else: { $ref: "#" },
-        allOf: { $ref: "#/definitions/schemaArray" },
-        anyOf: { $ref: "#/definitions/schemaArray" },
-        oneOf: { $ref: "#/definitions/schemaArray" },
-        not: { $ref: "#" }
-      },
-      default: true
-    };
-  }
-});
-
-// node_modules/ajv/dist/ajv.js
-var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-    var core_1 = require_core();
-    var draft7_1 = require_draft7();
-    var discriminator_1 = require_discriminator();
-    var draft7MetaSchema = require_json_schema_draft_07();
-    var META_SUPPORT_DATA = ["/properties"];
-    var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv3 = class extends core_1.default {
-      _addVocabularies() {
-        super._addVocabularies();
-        draft7_1.default.forEach((v) => this.addVocabulary(v));
-        if (this.opts.discriminator)
-          this.addKeyword(discriminator_1.default);
-      }
-      _addDefaultMetaSchema() {
-        super._addDefaultMetaSchema();
-        if (!this.opts.meta)
-          return;
-        const metaSchema = this.opts.$data ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA) : draft7MetaSchema;
-        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
-        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
-      }
-      defaultMeta() {
-        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
-      }
-    };
-    exports.Ajv = Ajv3;
-    module.exports = exports = Ajv3;
-    module.exports.Ajv = Ajv3;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv3;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
-      return validation_error_1.default;
-    } });
-    var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
-      return ref_error_1.default;
-    } });
-  }
-});
-
-// src/core/text/precompiled-schemas.ts
-function validatorOf(schema) {
-  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
-  const { $id: _id, ...anonymous } = schema;
-  return ajv.compile(anonymous);
+// src/core/flows/checks/similarity.ts
+function similarity(metric, a, b) {
+  if (metric === "levenshtein") return levenshteinSimilarity(a, b);
+  const x = words(a);
+  const y = words(b);
+  return metric === "rouge-l" ? rougeL(x, y) : tokenF1(x, y);
 }
-var import_ajv, ajv, draft07MetaSchema;
-var init_precompiled_schemas = __esm({
-  "src/core/text/precompiled-schemas.ts"() {
-    "use strict";
-    import_ajv = __toESM(require_ajv(), 1);
-    draft07MetaSchema = void 0;
-  }
-});
-
-// src/core/text/schema.ts
-var schema_exports = {};
-__export(schema_exports, {
-  closest: () => closest,
-  compileSchema: () => compileSchema,
-  describeSchemaError: () => describeSchemaError,
-  pointerToPath: () => pointerToPath,
-  validateAgainst: () => validateAgainst
-});
-function compileSchema(schema) {
-  let validate2 = compiled.get(schema);
-  if (!validate2) {
-    validate2 = validatorOf(schema);
-    compiled.set(schema, validate2);
-  }
-  return validate2;
+function words(text2) {
+  return text2.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
-function validateAgainst(schema, source, file) {
-  const validate2 = compileSchema(schema);
-  if (validate2(source.value)) return { ok: true, value: source.value };
-  const issues = dedupe(
-    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
-      const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
-      return { file, ...pos, message: describeSchemaError(e) };
-    })
-  );
-  return { ok: false, issues };
+function rougeL(a, b) {
+  if (a.length === 0 && b.length === 0) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const lcs = lcsLength(a.slice(0, MAX_UNITS), b.slice(0, MAX_UNITS));
+  return f1(lcs / Math.min(a.length, MAX_UNITS), lcs / Math.min(b.length, MAX_UNITS));
 }
-function describeSchemaError(e) {
-  const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
-  if (e.propertyName !== void 0) {
-    const rule = e.parentSchema?.description;
-    const inner = describeSchemaError({ ...e, instancePath: "", propertyName: void 0 });
-    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === "string" ? rule : inner}`;
-  }
-  switch (e.keyword) {
-    case "required":
-      return `${where}missing required key "${String(e.params["missingProperty"])}"`;
-    case "additionalProperties": {
-      const unknown = String(e.params["additionalProperty"]);
-      const allowed = Object.keys(e.parentSchema?.properties ?? {});
-      const guess = closest(unknown, allowed);
-      const hint = guess ? ` (did you mean "${guess}"?)` : allowed.length > 0 ? ` (allowed: ${allowed.join(", ")})` : "";
-      return `${where}unknown key "${unknown}"${hint}`;
-    }
-    case "type":
-      return `${where}must be ${String(e.params["type"])}, got ${typeName(e.data)}`;
-    case "enum":
-      return `${where}must be one of ${e.params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
-    case "const":
-      return `${where}must be ${JSON.stringify(e.params["allowedValue"])}`;
-    case "minLength":
-      return `${where}must not be empty`;
-    case "maximum":
-      return `${where}must be at most ${String(e.params["limit"])}, got ${String(e.data)}`;
-    default:
-      return `${where}${e.message ?? "is invalid"}`;
-  }
-}
-function pointerToPath(pointer) {
-  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).reduce((acc, seg) => /^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === "" ? seg : `${acc}.${seg}`, "");
-}
-function notNoise(e) {
-  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if" && e.keyword !== "propertyNames";
-}
-function withoutOtherShapes(errors) {
-  const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
-  const reached = new Set(errors.filter((e) => e.keyword !== "type" && anyOfOf(e) !== void 0).map((e) => `${e.instancePath} ${anyOfOf(e)}`));
-  return errors.filter((e) => e.keyword !== "type" || !reached.has(`${e.instancePath} ${anyOfOf(e)}`));
-}
-function dedupe(issues) {
-  const seen = /* @__PURE__ */ new Set();
-  return issues.filter((i) => {
-    const k = `${i.line}:${i.col}:${i.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-function typeName(v) {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v;
-}
-function closest(word, candidates) {
-  let best;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = levenshtein(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
+function tokenF1(a, b) {
+  if (a.length === 0 && b.length === 0) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const w of a) counts2.set(w, (counts2.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of b) {
+    const n = counts2.get(w) ?? 0;
+    if (n > 0) {
+      shared++;
+      counts2.set(w, n - 1);
     }
   }
-  return best;
+  return f1(shared / a.length, shared / b.length);
 }
-function levenshtein(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+function levenshteinSimilarity(a, b) {
+  const x = [...a].slice(0, MAX_UNITS);
+  const y = [...b].slice(0, MAX_UNITS);
+  const longer = Math.max(x.length, y.length);
+  if (longer === 0) return 1;
+  return 1 - editDistance(x, y) / longer;
+}
+function f1(precision, recall) {
+  return precision + recall === 0 ? 0 : 2 * precision * recall / (precision + recall);
+}
+function lcsLength(a, b) {
+  const [long, short2] = a.length >= b.length ? [a, b] : [b, a];
+  let prev = new Array(short2.length + 1).fill(0);
+  let row2 = new Array(short2.length + 1).fill(0);
+  for (const item of long) {
+    for (let j = 1; j <= short2.length; j++) row2[j] = item === short2[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], row2[j - 1]);
+    [prev, row2] = [row2, prev];
+  }
+  return prev[short2.length];
+}
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row2 = new Array(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
+    row2[0] = i;
+    for (let j = 1; j <= b.length; j++) row2[j] = Math.min(prev[j] + 1, row2[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    [prev, row2] = [row2, prev];
   }
   return prev[b.length];
 }
-var compiled;
-var init_schema = __esm({
-  "src/core/text/schema.ts"() {
+var MAX_UNITS;
+var init_similarity = __esm({
+  "src/core/flows/checks/similarity.ts"() {
     "use strict";
-    init_precompiled_schemas();
-    compiled = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/core/text/text-file.ts
-function decodeText(bytes, file, kind) {
-  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
-  try {
-    text2 = UTF8.decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
-  }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
-}
-function tooLargeIssue(file, size3, kind) {
-  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
-  return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
-}
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
-  if (at === -1) return void 0;
-  const before = text2.slice(0, at);
-  const line = before.split("\n").length;
-  const col = at - before.lastIndexOf("\n");
-  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
-}
-var TextStreamDecoder, MIB, UTF8;
-var init_text_file = __esm({
-  "src/core/text/text-file.ts"() {
-    "use strict";
-    TextStreamDecoder = class {
-      constructor(file, kind) {
-        this.file = file;
-        this.kind = kind;
-      }
-      decoder = new TextDecoder("utf-8", { fatal: true });
-      bytes = 0;
-      lines = 1;
-      /** Characters on the current line so far. */
-      column = 0;
-      /** The first NUL byte's issue: said once the whole file is known to be UTF-8, as `decodeText` says it. */
-      nul;
-      /** The text of `piece` (none after a NUL byte); `last`: the file ends with it. */
-      decode(piece, last = false) {
-        this.bytes += piece.length;
-        if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
-        let text2;
-        try {
-          text2 = this.decoder.decode(piece, { stream: !last });
-        } catch {
-          return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
-        }
-        if (this.nul === void 0) {
-          const binary = nulIssue(text2, this.file, this.kind);
-          if (binary) this.nul = { ...binary, line: this.lines + binary.line - 1, col: binary.line === 1 ? this.column + binary.col : binary.col };
-          else this.advance(text2);
-        }
-        if (this.nul !== void 0) return last ? { ok: false, issues: [this.nul] } : { ok: true, value: "" };
-        return { ok: true, value: text2 };
-      }
-      /** Where the next piece starts: its line, and the characters before it on that line. */
-      advance(text2) {
-        const lastBreak = text2.lastIndexOf("\n");
-        if (lastBreak === -1) {
-          this.column += text2.length;
-          return;
-        }
-        for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) this.lines++;
-        this.column = text2.length - lastBreak - 1;
-      }
-    };
-    MIB = 1024 * 1024;
-    UTF8 = new TextDecoder("utf-8", { fatal: true });
+    MAX_UNITS = 5e3;
   }
 });
 
@@ -8068,13 +1105,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t5) => t5.tag === tagName);
-        const tagObj = match.find((t5) => !t5.format) ?? match[0];
+        const match = tags.filter((t6) => t6.tag === tagName);
+        const tagObj = match.find((t6) => !t6.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t5) => t5.identify?.(value) && !t5.format);
+      return tags.find((t6) => t6.identify?.(value) && !t6.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8701,10 +1738,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t5 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t5);
+        const t6 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t6);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t5}`);
+          throw new Error(`Unsupported default string type ${t6}`);
       }
       return res;
     }
@@ -8764,24 +1801,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t5) => t5.tag === item.tag);
+        const match = tags.filter((t6) => t6.tag === item.tag);
         if (match.length > 0)
-          return match.find((t5) => t5.format === item.format) ?? match[0];
+          return match.find((t6) => t6.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t5) => t5.identify?.(obj));
+        let match = tags.filter((t6) => t6.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t5) => t5.test);
+          const testMatch = match.filter((t6) => t6.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t5) => t5.format === item.format) ?? match.find((t5) => !t5.format);
+        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
       } else {
         obj = item;
-        tagObj = tags.find((t5) => t5.nodeClass && obj instanceof t5.nodeClass);
+        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -11003,7 +4040,7 @@ var require_Document = __commonJS({
 });
 
 // node_modules/yaml/dist/errors.js
-var require_errors2 = __commonJS({
+var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
@@ -11710,7 +4747,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t5) => t5.tag === tagName && t5.collection === expType);
+      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -11767,7 +4804,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
-      let contentStart = 0;
+      let contentStart2 = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
@@ -11780,7 +4817,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           if (header.indent === 0)
             trimIndent = indent.length;
-          contentStart = i;
+          contentStart2 = i;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message2 = "Block scalar values in collections must be indented";
             onError(offset, "BAD_INDENT", message2);
@@ -11796,9 +4833,9 @@ var require_resolve_block_scalar = __commonJS({
       let value = "";
       let sep10 = "";
       let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
+      for (let i = 0; i < contentStart2; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
+      for (let i = contentStart2; i < chompStart; ++i) {
         let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
@@ -12409,7 +5446,7 @@ var require_composer = __commonJS({
     var node_process = __require("process");
     var directives = require_directives();
     var Document2 = require_Document();
-    var errors = require_errors2();
+    var errors = require_errors();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
@@ -12616,7 +5653,7 @@ var require_cst_scalar = __commonJS({
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors2();
+    var errors = require_errors();
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
@@ -14520,7 +7557,7 @@ var require_public_api = __commonJS({
     "use strict";
     var composer = require_composer();
     var Document2 = require_Document();
-    var errors = require_errors2();
+    var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
@@ -14618,7 +7655,7 @@ var require_dist = __commonJS({
     var composer = require_composer();
     var Document2 = require_Document();
     var Schema = require_Schema();
-    var errors = require_errors2();
+    var errors = require_errors();
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
@@ -14660,6 +7697,495 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit.visit;
     exports.visitAsync = visit.visitAsync;
+  }
+});
+
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+      }
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
+          } else {
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+              }
+            }
+          }
+          editLength++;
+        };
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
+            }
+          }
+        }
+      }
+      addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+          if (array[i]) {
+            ret.push(array[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
+  }
+});
+
+// node_modules/diff/libesm/diff/line.js
+function diffLines(oldStr, newStr, options) {
+  return lineDiff.diff(oldStr, newStr, options);
+}
+function tokenize(value, options) {
+  if (options.stripTrailingCr) {
+    value = value.replace(/\r\n/g, "\n");
+  }
+  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
+  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
+    linesAndNewlines.pop();
+  }
+  for (let i = 0; i < linesAndNewlines.length; i++) {
+    const line = linesAndNewlines[i];
+    if (i % 2 && !options.newlineIsToken) {
+      retLines[retLines.length - 1] += line;
+    } else {
+      retLines.push(line);
+    }
+  }
+  return retLines;
+}
+var LineDiff, lineDiff;
+var init_line = __esm({
+  "node_modules/diff/libesm/diff/line.js"() {
+    init_base();
+    LineDiff = class extends Diff {
+      constructor() {
+        super(...arguments);
+        this.tokenize = tokenize;
+      }
+      equals(left, right, options) {
+        if (options.ignoreWhitespace) {
+          if (!options.newlineIsToken || !left.includes("\n")) {
+            left = left.trim();
+          }
+          if (!options.newlineIsToken || !right.includes("\n")) {
+            right = right.trim();
+          }
+        } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
+          if (left.endsWith("\n")) {
+            left = left.slice(0, -1);
+          }
+          if (right.endsWith("\n")) {
+            right = right.slice(0, -1);
+          }
+        }
+        return super.equals(left, right, options);
+      }
+    };
+    lineDiff = new LineDiff();
+  }
+});
+
+// node_modules/diff/libesm/patch/create.js
+function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  let optionsObj;
+  if (!options) {
+    optionsObj = {};
+  } else if (typeof options === "function") {
+    optionsObj = { callback: options };
+  } else {
+    optionsObj = options;
+  }
+  if (typeof optionsObj.context === "undefined") {
+    optionsObj.context = 4;
+  }
+  const context = optionsObj.context;
+  if (optionsObj.newlineIsToken) {
+    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
+  }
+  if (!optionsObj.callback) {
+    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
+  } else {
+    const { callback } = optionsObj;
+    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
+      const patch = diffLinesResultToPatch(diff);
+      callback(patch);
+    } }));
+  }
+  function diffLinesResultToPatch(diff) {
+    if (!diff) {
+      return;
+    }
+    diff.push({ value: "", lines: [] });
+    function contextLines(lines2) {
+      return lines2.map(function(entry) {
+        return " " + entry;
+      });
+    }
+    const hunks = [];
+    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
+    for (let i = 0; i < diff.length; i++) {
+      const current = diff[i], lines2 = current.lines || splitLines(current.value);
+      current.lines = lines2;
+      if (current.added || current.removed) {
+        if (!oldRangeStart) {
+          const prev = diff[i - 1];
+          oldRangeStart = oldLine;
+          newRangeStart = newLine;
+          if (prev) {
+            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
+            oldRangeStart -= curRange.length;
+            newRangeStart -= curRange.length;
+          }
+        }
+        for (const line of lines2) {
+          curRange.push((current.added ? "+" : "-") + line);
+        }
+        if (current.added) {
+          newLine += lines2.length;
+        } else {
+          oldLine += lines2.length;
+        }
+      } else {
+        if (oldRangeStart) {
+          if (lines2.length <= context * 2 && i < diff.length - 2) {
+            for (const line of contextLines(lines2)) {
+              curRange.push(line);
+            }
+          } else {
+            const contextSize = Math.min(lines2.length, context);
+            for (const line of contextLines(lines2.slice(0, contextSize))) {
+              curRange.push(line);
+            }
+            const hunk = {
+              oldStart: oldRangeStart,
+              oldLines: oldLine - oldRangeStart + contextSize,
+              newStart: newRangeStart,
+              newLines: newLine - newRangeStart + contextSize,
+              lines: curRange
+            };
+            hunks.push(hunk);
+            oldRangeStart = 0;
+            newRangeStart = 0;
+            curRange = [];
+          }
+        }
+        oldLine += lines2.length;
+        newLine += lines2.length;
+      }
+    }
+    for (const hunk of hunks) {
+      for (let i = 0; i < hunk.lines.length; i++) {
+        if (hunk.lines[i].endsWith("\n")) {
+          hunk.lines[i] = hunk.lines[i].slice(0, -1);
+        } else {
+          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
+          i++;
+        }
+      }
+    }
+    return {
+      oldFileName,
+      newFileName,
+      oldHeader,
+      newHeader,
+      hunks
+    };
+  }
+}
+function formatPatch(patch, headerOptions) {
+  if (!headerOptions) {
+    headerOptions = INCLUDE_HEADERS;
+  }
+  if (Array.isArray(patch)) {
+    if (patch.length > 1 && !headerOptions.includeFileHeaders) {
+      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
+    }
+    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
+  }
+  const ret = [];
+  if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName) {
+    ret.push("Index: " + patch.oldFileName);
+  }
+  if (headerOptions.includeUnderline) {
+    ret.push("===================================================================");
+  }
+  if (headerOptions.includeFileHeaders) {
+    ret.push("--- " + patch.oldFileName + (typeof patch.oldHeader === "undefined" ? "" : "	" + patch.oldHeader));
+    ret.push("+++ " + patch.newFileName + (typeof patch.newHeader === "undefined" ? "" : "	" + patch.newHeader));
+  }
+  for (let i = 0; i < patch.hunks.length; i++) {
+    const hunk = patch.hunks[i];
+    if (hunk.oldLines === 0) {
+      hunk.oldStart -= 1;
+    }
+    if (hunk.newLines === 0) {
+      hunk.newStart -= 1;
+    }
+    ret.push("@@ -" + hunk.oldStart + "," + hunk.oldLines + " +" + hunk.newStart + "," + hunk.newLines + " @@");
+    for (const line of hunk.lines) {
+      ret.push(line);
+    }
+  }
+  return ret.join("\n") + "\n";
+}
+function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  if (typeof options === "function") {
+    options = { callback: options };
+  }
+  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
+    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
+    if (!patchObj) {
+      return;
+    }
+    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
+  } else {
+    const { callback } = options;
+    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: (patchObj) => {
+      if (!patchObj) {
+        callback(void 0);
+      } else {
+        callback(formatPatch(patchObj, options.headerOptions));
+      }
+    } }));
+  }
+}
+function splitLines(text2) {
+  const hasTrailingNl = text2.endsWith("\n");
+  const result = text2.split("\n").map((line) => line + "\n");
+  if (hasTrailingNl) {
+    result.pop();
+  } else {
+    result.push(result.pop().slice(0, -1));
+  }
+  return result;
+}
+var INCLUDE_HEADERS, FILE_HEADERS_ONLY;
+var init_create = __esm({
+  "node_modules/diff/libesm/patch/create.js"() {
+    init_line();
+    INCLUDE_HEADERS = {
+      includeIndex: true,
+      includeUnderline: true,
+      includeFileHeaders: true
+    };
+    FILE_HEADERS_ONLY = {
+      includeIndex: false,
+      includeUnderline: false,
+      includeFileHeaders: true
+    };
+  }
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_create();
+  }
+});
+
+// src/core/plan/content-diff.ts
+function contentDiff(before, after2, oldLabel, newLabel) {
+  const lines2 = lineCount(before) + lineCount(after2);
+  const diff = createTwoFilesPatch(oldLabel, newLabel, `${before}
+`, `${after2}
+`, void 0, void 0, {
+    context: CONTEXT,
+    maxEditLength: Math.max(1, Math.floor(MAX_STEPS / lines2)),
+    headerOptions: FILE_HEADERS_ONLY
+  });
+  return diff ?? `--- ${oldLabel}
++++ ${newLabel}
+@@ content changed too much to show a diff @@
+`;
+}
+function lineCount(text2) {
+  let count3 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count3++;
+  return count3;
+}
+var MAX_STEPS, CONTEXT;
+var init_content_diff = __esm({
+  "src/core/plan/content-diff.ts"() {
+    "use strict";
+    init_libesm();
+    MAX_STEPS = 1e7;
+    CONTEXT = 3;
   }
 });
 
@@ -14790,6 +8316,7584 @@ var init_yaml_source = __esm({
       maxDepth: 64
     };
     FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+  }
+});
+
+// src/core/flows/checks/snapshot.ts
+import { isDeepStrictEqual } from "node:util";
+function snapshotFileName(flowFileName) {
+  return `${flowFileName}.snap.yaml`;
+}
+function snapshotKey(testName, transport, path) {
+  return `${testName} [${transport}] ${path}`;
+}
+function renderSnapshotFile(entries, flowFile) {
+  const keys = [...entries.keys()].sort();
+  const body = Object.fromEntries(keys.map((k) => [k, entries.get(k)]));
+  const head = `# roleflow snapshots of ${flowFile}: keyed "test name [transport] path".
+# \`roleflow test -u\` rewrites this file; commit it with the flow file.
+`;
+  return keys.length === 0 ? head : head + (0, import_yaml2.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function parseSnapshotFile(text2, file) {
+  const parsed = parseYaml(text2, { file });
+  if (!parsed.ok) return parsed;
+  const value = parsed.value.value ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: 'a snapshot file holds a map of "test name [transport] path" to values' }] };
+  }
+  return { ok: true, value: new Map(Object.entries(value)) };
+}
+function withoutIgnored(value, ignore) {
+  if (ignore.length === 0) return value;
+  const patterns = ignore.map((p) => p.split("."));
+  return prune(value, patterns);
+}
+function prune(value, patterns) {
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  const kept = [];
+  for (const [key, child2] of entries) {
+    const rest = patterns.flatMap((p) => step(p, key));
+    if (rest.some((r) => r.length === 0)) continue;
+    kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
+  }
+  return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
+}
+function step(pattern, key) {
+  const [head, ...rest] = pattern;
+  if (head === void 0) return [];
+  if (head === "**") return [pattern.slice(), ...step(rest, key)];
+  return head === "*" || head === key ? [rest] : [];
+}
+function compareSnapshot(stored, received) {
+  if (isDeepStrictEqual(stored, received)) return { pass: true };
+  const diff = contentDiff(snapshotText(stored).trimEnd(), snapshotText(received).trimEnd(), "snapshot", "received");
+  return { pass: false, diff };
+}
+function snapshotText(value) {
+  return value === void 0 ? "" : (0, import_yaml2.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function obsoleteKeys(stored, live) {
+  return [...stored.keys()].filter((k) => !live.has(k)).sort();
+}
+var import_yaml2, SNAPSHOT_DIR;
+var init_snapshot = __esm({
+  "src/core/flows/checks/snapshot.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_content_diff();
+    init_yaml_source();
+    SNAPSHOT_DIR = "__snapshots__";
+  }
+});
+
+// src/core/flows/checks/operators.ts
+import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
+function checkOutput(a, outputs, using = {}) {
+  const { found, value } = valueAt(outputs, a.segments);
+  if (found && a.operator === "snapshot") return checkSnapshot(a, value, using);
+  if (found && a.operator === "not_leaks") return checkLeaks(a, value, using.leaks);
+  if (found && a.operator === "similar") return checkSimilar(a, value);
+  const expected = `${a.not ? "not " : ""}${describe(a)}`;
+  const actual = found ? show(value) : "nothing (path not found)";
+  let verdict2;
+  let detail = "";
+  if (a.operator === "exists") verdict2 = found === a.expected;
+  else if (!found) verdict2 = "path not found";
+  else if (a.operator === "schema") {
+    const problems = a.check(value, a.path);
+    verdict2 = problems.length === 0;
+    detail = problems.join("; ");
+  } else verdict2 = apply(a, value);
+  if (typeof verdict2 === "string" && found) detail = verdict2;
+  const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
+  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
+  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
+}
+function checkSnapshot(a, found, using) {
+  const kept = withoutIgnored(found, a.ignore ?? []);
+  const value = using.mask ? using.mask(kept) : kept;
+  const actual = show(value);
+  const base = using.snapshot;
+  if (base === void 0 || base.source === "new" && using.ci) {
+    const why2 = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
+    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why2}` };
+  }
+  const compared = compareSnapshot(base.value, value);
+  const tolerated = compared.pass || a.tolerance === void 0 ? void 0 : similarity(a.tolerance.metric, textOf(base.value), textOf(value));
+  if (!compared.pass && tolerated !== void 0 && tolerated >= a.tolerance.gte) {
+    const score = `${a.tolerance.metric} ${round2(tolerated)} >= ${a.tolerance.gte}`;
+    return { pass: true, expected: show(base.value), actual, message: `${a.path}: differs from its snapshot within its tolerance (${score})`, diff: compared.diff };
+  }
+  if (compared.pass) {
+    const how = base.source === "new" ? "snapshot written" : base.source === "update" ? "snapshot updated" : "matches its snapshot";
+    return { pass: true, expected: "the stored snapshot", actual, message: `${a.path}: ${how}` };
+  }
+  const against = base.source === "file" ? "its snapshot" : "the first repeat (written as its snapshot)";
+  const hint = base.source === "file" ? " (`roleflow test -u` accepts the new value)" : "";
+  const beyond = tolerated === void 0 ? "" : ` beyond its tolerance (${a.tolerance.metric} ${round2(tolerated)} < ${a.tolerance.gte})`;
+  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${beyond}${hint}`, diff: compared.diff };
+}
+function checkSimilar(a, value) {
+  const { to = "", metric, gte } = a.similar;
+  const expected = `${a.not ? "not " : ""}similar to ${show(to)} (${metric} >= ${gte})`;
+  if (typeof value !== "string") return { pass: false, expected, actual: show(value), message: `${a.path}: expected ${expected}, got ${show(value)} (similar applies to a string)` };
+  const score = similarity(metric, value, to);
+  const pass = score >= gte !== a.not;
+  const actual = `${metric} ${round2(score)}: ${show(value)}`;
+  return { pass, expected, actual, message: pass ? `${a.path}: ${metric} ${round2(score)} ${a.not ? "<" : ">="} ${gte}` : `${a.path}: expected ${expected}, got ${actual}` };
+}
+function textOf(value) {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+}
+function round2(score) {
+  return Math.round(score * 1e3) / 1e3;
+}
+function checkLeaks(a, value, index) {
+  const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
+  for (const text2 of stringsIn(value)) {
+    const leak = index.find(text2);
+    if (leak) {
+      const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
+      return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
+    }
+  }
+  return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
+}
+function* stringsIn(value) {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
+}
+function show(value) {
+  if (value === void 0) return "nothing";
+  const text2 = JSON.stringify(value) ?? String(value);
+  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
+}
+function compileMatches(source) {
+  const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
+  return m ? new RegExp(m[1], m[2].replace("g", "").replace("y", "")) : new RegExp(source);
+}
+function describeComparison(c) {
+  const sign = { equals: "==", gt: ">", gte: ">=", lt: "<", lte: "<=" };
+  return Object.keys(sign).filter((k) => c[k] !== void 0).map((k) => `${sign[k]} ${c[k]}`).join(" and ");
+}
+function describe(a) {
+  const e = a.expected;
+  switch (a.operator) {
+    case "equals":
+      return `to equal ${show(e)}`;
+    case "contains":
+      return `to contain ${show(e)}`;
+    case "icontains":
+      return `to contain ${show(e)} (ignoring case)`;
+    case "matches":
+      return `to match ${String(a.regex)}`;
+    case "exists":
+      return e === true ? "to exist" : "to be absent";
+    case "length":
+      return `length ${typeof e === "number" ? `== ${e}` : describeComparison(e)}`;
+    case "schema":
+      return typeof e === "string" ? `to match the schema ${e}` : "to match the schema";
+    case "snapshot":
+      return "to match its snapshot";
+    case "not_leaks":
+      return `not to leak ${e === "*" ? "any Role" : `Role ${String(e)}`}`;
+    case "similar":
+      return `to be similar to ${show(a.similar?.to)}`;
+    case "judge":
+      return `to pass judge ${String(e)}: ${show(a.judge?.rubric)}`;
+    default:
+      return describeComparison({ [a.operator]: e });
+  }
+}
+function apply(a, value) {
+  const e = a.expected;
+  switch (a.operator) {
+    case "equals":
+      return isDeepStrictEqual2(value, e);
+    case "contains":
+      if (typeof value === "string") return typeof e === "string" ? value.includes(e) : `${show(e)} is not text`;
+      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual2(item, e));
+      return "contains applies to a string or an array";
+    case "icontains": {
+      const needle = String(e).toLowerCase();
+      if (typeof value === "string") return value.toLowerCase().includes(needle);
+      if (Array.isArray(value)) return value.some((item) => typeof item === "string" && item.toLowerCase() === needle);
+      return "icontains applies to a string or an array";
+    }
+    case "matches":
+      return typeof value === "string" ? a.regex.test(value) : "matches applies to a string";
+    case "length": {
+      if (typeof value !== "string" && !Array.isArray(value)) return "length applies to a string or an array";
+      const c = typeof e === "number" ? { equals: e } : e;
+      return compare(value.length, c);
+    }
+    default: {
+      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      return Number.isFinite(n) ? compare(n, { [a.operator]: e }) : `${a.operator} applies to a number`;
+    }
+  }
+}
+function compare(n, c) {
+  return (c.equals === void 0 || n === c.equals) && (c.gt === void 0 || n > c.gt) && (c.gte === void 0 || n >= c.gte) && (c.lt === void 0 || n < c.lt) && (c.lte === void 0 || n <= c.lte);
+}
+var init_operators = __esm({
+  "src/core/flows/checks/operators.ts"() {
+    "use strict";
+    init_leaks();
+    init_similarity();
+    init_snapshot();
+    init_path();
+  }
+});
+
+// src/core/config/policy/pattern.ts
+function compilePolicyPattern(source) {
+  const isRegex = /^\/.*\/[a-z]*$/s.test(source) && source.length >= 2;
+  if (isRegex) return { source, regex: compileMatches(source), isRegex };
+  return { source, regex: new RegExp(source.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")), isRegex };
+}
+function compileWholePattern(source) {
+  return { source, regex: compileMatches(source), isRegex: true };
+}
+function matchesOf(pattern, text2, max = 20) {
+  const found = [];
+  let from = 0;
+  while (from <= text2.length && found.length < max) {
+    const m = pattern.regex.exec(from === 0 ? text2 : text2.slice(from));
+    if (!m) break;
+    found.push({ index: from + m.index, length: m[0].length });
+    from += m.index + Math.max(1, m[0].length);
+  }
+  return found;
+}
+var init_pattern = __esm({
+  "src/core/config/policy/pattern.ts"() {
+    "use strict";
+    init_operators();
+  }
+});
+
+// src/core/config/policy/types.ts
+function emptyPolicy() {
+  return {
+    roles: { forbid: [], mustInclude: [], descriptionRequired: false, level: "error", levels: {} },
+    flows: { requireAssertions: false, level: "error", levels: {} },
+    plan: [],
+    approvers: [],
+    plugins: []
+  };
+}
+function blocks(level) {
+  return level !== "warn";
+}
+var LEVELS, ROLE_RULES, FLOW_RULES;
+var init_types = __esm({
+  "src/core/config/policy/types.ts"() {
+    "use strict";
+    LEVELS = ["warn", "error", "hard"];
+    ROLE_RULES = ["max_chars", "forbid", "must_include", "name", "description", "secrets"];
+    FLOW_RULES = ["require_assertions", "max_repeat"];
+  }
+});
+
+// src/core/config/policy/parse.ts
+function parsePolicy(raw) {
+  const policy = emptyPolicy();
+  const issues = [];
+  if (raw === void 0) return { policy, issues };
+  const compile = (source, pointer, whole = false) => {
+    try {
+      return whole ? compileWholePattern(source) : compilePolicyPattern(source);
+    } catch (error2) {
+      issues.push({ pointer, message: `policy: invalid regular expression ${JSON.stringify(source)}: ${error2.message.split("\n")[0]}` });
+      return void 0;
+    }
+  };
+  const roles = raw.roles ?? {};
+  const patterns = (list2, at) => (list2 ?? []).flatMap((s, i) => compile(s, `${at}/${i}`) ?? []);
+  policy.roles = {
+    ...roles.max_chars === void 0 ? {} : { maxChars: roles.max_chars },
+    forbid: patterns(roles.forbid, "/policy/roles/forbid"),
+    mustInclude: patterns(roles.must_include, "/policy/roles/must_include"),
+    descriptionRequired: roles.description === "required",
+    level: roles.level ?? "error",
+    levels: roles.levels ?? {}
+  };
+  if (roles.name !== void 0) {
+    const name = compile(roles.name, "/policy/roles/name", true);
+    if (name) policy.roles.name = name;
+  }
+  const flows = raw.flows ?? {};
+  policy.flows = {
+    requireAssertions: flows.require_assertions === true,
+    ...flows.max_repeat === void 0 ? {} : { maxRepeat: flows.max_repeat },
+    level: flows.level ?? "error",
+    levels: flows.levels ?? {}
+  };
+  (raw.plan ?? []).forEach((rule, i) => {
+    const kinds = [];
+    if (rule.action !== void 0) kinds.push([rule.action, void 0]);
+    if (rule.max_changes !== void 0) kinds.push(["max_changes", rule.max_changes]);
+    if (rule.max_changed_lines_pct !== void 0) kinds.push(["max_changed_lines_pct", rule.max_changed_lines_pct]);
+    if (kinds.length !== 1) {
+      issues.push({ pointer: `/policy/plan/${i}`, message: `policy.plan[${i}]: give exactly one of action, max_changes, max_changed_lines_pct${kinds.length > 1 ? ` (got ${kinds.map((k) => k[0]).join(", ")})` : ""}` });
+      return;
+    }
+    const [kind, limit] = kinds[0];
+    const parsed = { name: rule.name ?? kind, kind, level: rule.level ?? "error" };
+    if (rule.tenants !== void 0) parsed.tenants = rule.tenants;
+    if (limit !== void 0) parsed.limit = limit;
+    policy.plan.push(parsed);
+  });
+  policy.approvers = raw.approvers ?? [];
+  policy.plugins = raw.plugins ?? [];
+  return { policy, issues };
+}
+var init_parse = __esm({
+  "src/core/config/policy/parse.ts"() {
+    "use strict";
+    init_pattern();
+    init_types();
+  }
+});
+
+// src/core/text/first-use.ts
+function onFirstUse(make) {
+  let made;
+  return () => made ??= make();
+}
+var init_first_use = __esm({
+  "src/core/text/first-use.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/text/safe-text.ts
+import { Buffer as Buffer2 } from "node:buffer";
+function hasUnsafe(text2) {
+  return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
+}
+function escapeChar(ch) {
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "	") return "\\t";
+  const code3 = ch.codePointAt(0);
+  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
+}
+function escapeControls(text2) {
+  return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
+}
+function safeText(text2) {
+  if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
+  return text2.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
+}
+function escapeStray(text2, colors) {
+  if (!NOT_PRINTABLE_LINES.test(text2) || !HAS_UNSAFE().test(text2)) return text2;
+  return text2.replace(STRAY(), (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+function jsonText(value, indent) {
+  const text2 = JSON.stringify(value, null, indent);
+  if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
+  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE(), jsonEscape) : text2;
+}
+function isAsciiWithoutDel(text2) {
+  return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
+}
+function hasJsonUnsafe(text2) {
+  BEYOND_ASCII.lastIndex = 0;
+  for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
+    if (JSON_HAS_UNSAFE().test(run2[0])) return true;
+  }
+  return false;
+}
+function jsonEscape(ch) {
+  let out = "";
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function fitColumns(text2, columns) {
+  let width = 0;
+  let at = 0;
+  let cut2 = 0;
+  for (const ch of text2) {
+    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
+    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut2 = at;
+  }
+  return text2;
+}
+function isWide(code3) {
+  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
+}
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
+var init_safe_text = __esm({
+  "src/core/text/safe-text.ts"() {
+    "use strict";
+    init_first_use();
+    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "gu"));
+    HAS_UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "u"));
+    SAFE_TEXT = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu"));
+    JSON_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu"));
+    JSON_HAS_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u"));
+    STRAY = onFirstUse(() => new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu"));
+    BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
+    NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+    NOT_PRINTABLE_LINES = /[^\x20-\x7e\n\t]/;
+    ASCII_BACKSLASH = /\\(?=[\\nrtu]|$)/g;
+  }
+});
+
+// src/core/roles/display.ts
+function quote(text2) {
+  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
+  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+}
+function showName(text2) {
+  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+}
+function printableLine(line) {
+  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
+}
+function thousands(n) {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
+  const digits = String(n);
+  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+function plural(n, noun, nouns = `${noun}s`) {
+  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+var init_display = __esm({
+  "src/core/roles/display.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// node_modules/ajv/dist/compile/codegen/code.js
+var require_code = __commonJS({
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
+    var _CodeOrName = class {
+    };
+    exports._CodeOrName = _CodeOrName;
+    exports.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
+    var Name = class extends _CodeOrName {
+      constructor(s) {
+        super();
+        if (!exports.IDENTIFIER.test(s))
+          throw new Error("CodeGen: name must be a valid identifier");
+        this.str = s;
+      }
+      toString() {
+        return this.str;
+      }
+      emptyStr() {
+        return false;
+      }
+      get names() {
+        return { [this.str]: 1 };
+      }
+    };
+    exports.Name = Name;
+    var _Code = class extends _CodeOrName {
+      constructor(code3) {
+        super();
+        this._items = typeof code3 === "string" ? [code3] : code3;
+      }
+      toString() {
+        return this.str;
+      }
+      emptyStr() {
+        if (this._items.length > 1)
+          return false;
+        const item = this._items[0];
+        return item === "" || item === '""';
+      }
+      get str() {
+        var _a;
+        return (_a = this._str) !== null && _a !== void 0 ? _a : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
+      }
+      get names() {
+        var _a;
+        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c) => {
+          if (c instanceof Name)
+            names[c.str] = (names[c.str] || 0) + 1;
+          return names;
+        }, {});
+      }
+    };
+    exports._Code = _Code;
+    exports.nil = new _Code("");
+    function _(strs, ...args) {
+      const code3 = [strs[0]];
+      let i = 0;
+      while (i < args.length) {
+        addCodeArg(code3, args[i]);
+        code3.push(strs[++i]);
+      }
+      return new _Code(code3);
+    }
+    exports._ = _;
+    var plus = new _Code("+");
+    function str(strs, ...args) {
+      const expr = [safeStringify(strs[0])];
+      let i = 0;
+      while (i < args.length) {
+        expr.push(plus);
+        addCodeArg(expr, args[i]);
+        expr.push(plus, safeStringify(strs[++i]));
+      }
+      optimize(expr);
+      return new _Code(expr);
+    }
+    exports.str = str;
+    function addCodeArg(code3, arg) {
+      if (arg instanceof _Code)
+        code3.push(...arg._items);
+      else if (arg instanceof Name)
+        code3.push(arg);
+      else
+        code3.push(interpolate(arg));
+    }
+    exports.addCodeArg = addCodeArg;
+    function optimize(expr) {
+      let i = 1;
+      while (i < expr.length - 1) {
+        if (expr[i] === plus) {
+          const res = mergeExprItems(expr[i - 1], expr[i + 1]);
+          if (res !== void 0) {
+            expr.splice(i - 1, 3, res);
+            continue;
+          }
+          expr[i++] = "+";
+        }
+        i++;
+      }
+    }
+    function mergeExprItems(a, b) {
+      if (b === '""')
+        return a;
+      if (a === '""')
+        return b;
+      if (typeof a == "string") {
+        if (b instanceof Name || a[a.length - 1] !== '"')
+          return;
+        if (typeof b != "string")
+          return `${a.slice(0, -1)}${b}"`;
+        if (b[0] === '"')
+          return a.slice(0, -1) + b.slice(1);
+        return;
+      }
+      if (typeof b == "string" && b[0] === '"' && !(a instanceof Name))
+        return `"${a}${b.slice(1)}`;
+      return;
+    }
+    function strConcat(c1, c2) {
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
+    }
+    exports.strConcat = strConcat;
+    function interpolate(x) {
+      return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
+    }
+    function stringify3(x) {
+      return new _Code(safeStringify(x));
+    }
+    exports.stringify = stringify3;
+    function safeStringify(x) {
+      return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+    }
+    exports.safeStringify = safeStringify;
+    function getProperty(key) {
+      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+    }
+    exports.getProperty = getProperty;
+    function getEsmExportName(key) {
+      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
+        return new _Code(`${key}`);
+      }
+      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
+    }
+    exports.getEsmExportName = getEsmExportName;
+    function regexpCode(rx) {
+      return new _Code(rx.toString());
+    }
+    exports.regexpCode = regexpCode;
+  }
+});
+
+// node_modules/ajv/dist/compile/codegen/scope.js
+var require_scope = __commonJS({
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
+    var code_1 = require_code();
+    var ValueError = class extends Error {
+      constructor(name) {
+        super(`CodeGen: "code" for ${name} not defined`);
+        this.value = name.value;
+      }
+    };
+    var UsedValueState;
+    (function(UsedValueState2) {
+      UsedValueState2[UsedValueState2["Started"] = 0] = "Started";
+      UsedValueState2[UsedValueState2["Completed"] = 1] = "Completed";
+    })(UsedValueState || (exports.UsedValueState = UsedValueState = {}));
+    exports.varKinds = {
+      const: new code_1.Name("const"),
+      let: new code_1.Name("let"),
+      var: new code_1.Name("var")
+    };
+    var Scope = class {
+      constructor({ prefixes, parent } = {}) {
+        this._names = {};
+        this._prefixes = prefixes;
+        this._parent = parent;
+      }
+      toName(nameOrPrefix) {
+        return nameOrPrefix instanceof code_1.Name ? nameOrPrefix : this.name(nameOrPrefix);
+      }
+      name(prefix) {
+        return new code_1.Name(this._newName(prefix));
+      }
+      _newName(prefix) {
+        const ng = this._names[prefix] || this._nameGroup(prefix);
+        return `${prefix}${ng.index++}`;
+      }
+      _nameGroup(prefix) {
+        var _a, _b;
+        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
+          throw new Error(`CodeGen: prefix "${prefix}" is not allowed in this scope`);
+        }
+        return this._names[prefix] = { prefix, index: 0 };
+      }
+    };
+    exports.Scope = Scope;
+    var ValueScopeName = class extends code_1.Name {
+      constructor(prefix, nameStr) {
+        super(nameStr);
+        this.prefix = prefix;
+      }
+      setValue(value, { property: property2, itemIndex }) {
+        this.value = value;
+        this.scopePath = (0, code_1._)`.${new code_1.Name(property2)}[${itemIndex}]`;
+      }
+    };
+    exports.ValueScopeName = ValueScopeName;
+    var line = (0, code_1._)`\n`;
+    var ValueScope = class extends Scope {
+      constructor(opts) {
+        super(opts);
+        this._values = {};
+        this._scope = opts.scope;
+        this.opts = { ...opts, _n: opts.lines ? line : code_1.nil };
+      }
+      get() {
+        return this._scope;
+      }
+      name(prefix) {
+        return new ValueScopeName(prefix, this._newName(prefix));
+      }
+      value(nameOrPrefix, value) {
+        var _a;
+        if (value.ref === void 0)
+          throw new Error("CodeGen: ref must be passed in value");
+        const name = this.toName(nameOrPrefix);
+        const { prefix } = name;
+        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
+        let vs = this._values[prefix];
+        if (vs) {
+          const _name = vs.get(valueKey);
+          if (_name)
+            return _name;
+        } else {
+          vs = this._values[prefix] = /* @__PURE__ */ new Map();
+        }
+        vs.set(valueKey, name);
+        const s = this._scope[prefix] || (this._scope[prefix] = []);
+        const itemIndex = s.length;
+        s[itemIndex] = value.ref;
+        name.setValue(value, { property: prefix, itemIndex });
+        return name;
+      }
+      getValue(prefix, keyOrRef) {
+        const vs = this._values[prefix];
+        if (!vs)
+          return;
+        return vs.get(keyOrRef);
+      }
+      scopeRefs(scopeName, values = this._values) {
+        return this._reduceValues(values, (name) => {
+          if (name.scopePath === void 0)
+            throw new Error(`CodeGen: name "${name}" has no value`);
+          return (0, code_1._)`${scopeName}${name.scopePath}`;
+        });
+      }
+      scopeCode(values = this._values, usedValues, getCode) {
+        return this._reduceValues(values, (name) => {
+          if (name.value === void 0)
+            throw new Error(`CodeGen: name "${name}" has no value`);
+          return name.value.code;
+        }, usedValues, getCode);
+      }
+      _reduceValues(values, valueCode, usedValues = {}, getCode) {
+        let code3 = code_1.nil;
+        for (const prefix in values) {
+          const vs = values[prefix];
+          if (!vs)
+            continue;
+          const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
+          vs.forEach((name) => {
+            if (nameSet.has(name))
+              return;
+            nameSet.set(name, UsedValueState.Started);
+            let c = valueCode(name);
+            if (c) {
+              const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
+              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
+            } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
+              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
+            } else {
+              throw new ValueError(name);
+            }
+            nameSet.set(name, UsedValueState.Completed);
+          });
+        }
+        return code3;
+      }
+    };
+    exports.ValueScope = ValueScope;
+  }
+});
+
+// node_modules/ajv/dist/compile/codegen/index.js
+var require_codegen = __commonJS({
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
+    var code_1 = require_code();
+    var scope_1 = require_scope();
+    var code_2 = require_code();
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+      return code_2._;
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+      return code_2.str;
+    } });
+    Object.defineProperty(exports, "strConcat", { enumerable: true, get: function() {
+      return code_2.strConcat;
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+      return code_2.nil;
+    } });
+    Object.defineProperty(exports, "getProperty", { enumerable: true, get: function() {
+      return code_2.getProperty;
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+      return code_2.stringify;
+    } });
+    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: function() {
+      return code_2.regexpCode;
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+      return code_2.Name;
+    } });
+    var scope_2 = require_scope();
+    Object.defineProperty(exports, "Scope", { enumerable: true, get: function() {
+      return scope_2.Scope;
+    } });
+    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: function() {
+      return scope_2.ValueScope;
+    } });
+    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: function() {
+      return scope_2.ValueScopeName;
+    } });
+    Object.defineProperty(exports, "varKinds", { enumerable: true, get: function() {
+      return scope_2.varKinds;
+    } });
+    exports.operators = {
+      GT: new code_1._Code(">"),
+      GTE: new code_1._Code(">="),
+      LT: new code_1._Code("<"),
+      LTE: new code_1._Code("<="),
+      EQ: new code_1._Code("==="),
+      NEQ: new code_1._Code("!=="),
+      NOT: new code_1._Code("!"),
+      OR: new code_1._Code("||"),
+      AND: new code_1._Code("&&"),
+      ADD: new code_1._Code("+")
+    };
+    var Node2 = class {
+      optimizeNodes() {
+        return this;
+      }
+      optimizeNames(_names, _constants) {
+        return this;
+      }
+    };
+    var Def = class extends Node2 {
+      constructor(varKind, name, rhs) {
+        super();
+        this.varKind = varKind;
+        this.name = name;
+        this.rhs = rhs;
+      }
+      render({ es5, _n }) {
+        const varKind = es5 ? scope_1.varKinds.var : this.varKind;
+        const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
+        return `${varKind} ${this.name}${rhs};` + _n;
+      }
+      optimizeNames(names, constants4) {
+        if (!names[this.name.str])
+          return;
+        if (this.rhs)
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
+        return this;
+      }
+      get names() {
+        return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
+      }
+    };
+    var Assign = class extends Node2 {
+      constructor(lhs, rhs, sideEffects) {
+        super();
+        this.lhs = lhs;
+        this.rhs = rhs;
+        this.sideEffects = sideEffects;
+      }
+      render({ _n }) {
+        return `${this.lhs} = ${this.rhs};` + _n;
+      }
+      optimizeNames(names, constants4) {
+        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
+          return;
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
+        return this;
+      }
+      get names() {
+        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
+        return addExprNames(names, this.rhs);
+      }
+    };
+    var AssignOp = class extends Assign {
+      constructor(lhs, op, rhs, sideEffects) {
+        super(lhs, rhs, sideEffects);
+        this.op = op;
+      }
+      render({ _n }) {
+        return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
+      }
+    };
+    var Label = class extends Node2 {
+      constructor(label) {
+        super();
+        this.label = label;
+        this.names = {};
+      }
+      render({ _n }) {
+        return `${this.label}:` + _n;
+      }
+    };
+    var Break = class extends Node2 {
+      constructor(label) {
+        super();
+        this.label = label;
+        this.names = {};
+      }
+      render({ _n }) {
+        const label = this.label ? ` ${this.label}` : "";
+        return `break${label};` + _n;
+      }
+    };
+    var Throw = class extends Node2 {
+      constructor(error2) {
+        super();
+        this.error = error2;
+      }
+      render({ _n }) {
+        return `throw ${this.error};` + _n;
+      }
+      get names() {
+        return this.error.names;
+      }
+    };
+    var AnyCode = class extends Node2 {
+      constructor(code3) {
+        super();
+        this.code = code3;
+      }
+      render({ _n }) {
+        return `${this.code};` + _n;
+      }
+      optimizeNodes() {
+        return `${this.code}` ? this : void 0;
+      }
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
+        return this;
+      }
+      get names() {
+        return this.code instanceof code_1._CodeOrName ? this.code.names : {};
+      }
+    };
+    var ParentNode = class extends Node2 {
+      constructor(nodes = []) {
+        super();
+        this.nodes = nodes;
+      }
+      render(opts) {
+        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
+      }
+      optimizeNodes() {
+        const { nodes } = this;
+        let i = nodes.length;
+        while (i--) {
+          const n = nodes[i].optimizeNodes();
+          if (Array.isArray(n))
+            nodes.splice(i, 1, ...n);
+          else if (n)
+            nodes[i] = n;
+          else
+            nodes.splice(i, 1);
+        }
+        return nodes.length > 0 ? this : void 0;
+      }
+      optimizeNames(names, constants4) {
+        const { nodes } = this;
+        let i = nodes.length;
+        while (i--) {
+          const n = nodes[i];
+          if (n.optimizeNames(names, constants4))
+            continue;
+          subtractNames(names, n.names);
+          nodes.splice(i, 1);
+        }
+        return nodes.length > 0 ? this : void 0;
+      }
+      get names() {
+        return this.nodes.reduce((names, n) => addNames(names, n.names), {});
+      }
+    };
+    var BlockNode = class extends ParentNode {
+      render(opts) {
+        return "{" + opts._n + super.render(opts) + "}" + opts._n;
+      }
+    };
+    var Root = class extends ParentNode {
+    };
+    var Else = class extends BlockNode {
+    };
+    Else.kind = "else";
+    var If = class _If extends BlockNode {
+      constructor(condition, nodes) {
+        super(nodes);
+        this.condition = condition;
+      }
+      render(opts) {
+        let code3 = `if(${this.condition})` + super.render(opts);
+        if (this.else)
+          code3 += "else " + this.else.render(opts);
+        return code3;
+      }
+      optimizeNodes() {
+        super.optimizeNodes();
+        const cond = this.condition;
+        if (cond === true)
+          return this.nodes;
+        let e = this.else;
+        if (e) {
+          const ns = e.optimizeNodes();
+          e = this.else = Array.isArray(ns) ? new Else(ns) : ns;
+        }
+        if (e) {
+          if (cond === false)
+            return e instanceof _If ? e : e.nodes;
+          if (this.nodes.length)
+            return this;
+          return new _If(not(cond), e instanceof _If ? [e] : e.nodes);
+        }
+        if (cond === false || !this.nodes.length)
+          return void 0;
+        return this;
+      }
+      optimizeNames(names, constants4) {
+        var _a;
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
+          return;
+        this.condition = optimizeExpr(this.condition, names, constants4);
+        return this;
+      }
+      get names() {
+        const names = super.names;
+        addExprNames(names, this.condition);
+        if (this.else)
+          addNames(names, this.else.names);
+        return names;
+      }
+    };
+    If.kind = "if";
+    var For = class extends BlockNode {
+    };
+    For.kind = "for";
+    var ForLoop = class extends For {
+      constructor(iteration) {
+        super();
+        this.iteration = iteration;
+      }
+      render(opts) {
+        return `for(${this.iteration})` + super.render(opts);
+      }
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
+          return;
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
+        return this;
+      }
+      get names() {
+        return addNames(super.names, this.iteration.names);
+      }
+    };
+    var ForRange = class extends For {
+      constructor(varKind, name, from, to) {
+        super();
+        this.varKind = varKind;
+        this.name = name;
+        this.from = from;
+        this.to = to;
+      }
+      render(opts) {
+        const varKind = opts.es5 ? scope_1.varKinds.var : this.varKind;
+        const { name, from, to } = this;
+        return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
+      }
+      get names() {
+        const names = addExprNames(super.names, this.from);
+        return addExprNames(names, this.to);
+      }
+    };
+    var ForIter = class extends For {
+      constructor(loop, varKind, name, iterable) {
+        super();
+        this.loop = loop;
+        this.varKind = varKind;
+        this.name = name;
+        this.iterable = iterable;
+      }
+      render(opts) {
+        return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
+      }
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
+          return;
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
+        return this;
+      }
+      get names() {
+        return addNames(super.names, this.iterable.names);
+      }
+    };
+    var Func = class extends BlockNode {
+      constructor(name, args, async) {
+        super();
+        this.name = name;
+        this.args = args;
+        this.async = async;
+      }
+      render(opts) {
+        const _async = this.async ? "async " : "";
+        return `${_async}function ${this.name}(${this.args})` + super.render(opts);
+      }
+    };
+    Func.kind = "func";
+    var Return = class extends ParentNode {
+      render(opts) {
+        return "return " + super.render(opts);
+      }
+    };
+    Return.kind = "return";
+    var Try = class extends BlockNode {
+      render(opts) {
+        let code3 = "try" + super.render(opts);
+        if (this.catch)
+          code3 += this.catch.render(opts);
+        if (this.finally)
+          code3 += this.finally.render(opts);
+        return code3;
+      }
+      optimizeNodes() {
+        var _a, _b;
+        super.optimizeNodes();
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNodes();
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
+        return this;
+      }
+      optimizeNames(names, constants4) {
+        var _a, _b;
+        super.optimizeNames(names, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
+        return this;
+      }
+      get names() {
+        const names = super.names;
+        if (this.catch)
+          addNames(names, this.catch.names);
+        if (this.finally)
+          addNames(names, this.finally.names);
+        return names;
+      }
+    };
+    var Catch = class extends BlockNode {
+      constructor(error2) {
+        super();
+        this.error = error2;
+      }
+      render(opts) {
+        return `catch(${this.error})` + super.render(opts);
+      }
+    };
+    Catch.kind = "catch";
+    var Finally = class extends BlockNode {
+      render(opts) {
+        return "finally" + super.render(opts);
+      }
+    };
+    Finally.kind = "finally";
+    var CodeGen = class {
+      constructor(extScope, opts = {}) {
+        this._values = {};
+        this._blockStarts = [];
+        this._constants = {};
+        this.opts = { ...opts, _n: opts.lines ? "\n" : "" };
+        this._extScope = extScope;
+        this._scope = new scope_1.Scope({ parent: extScope });
+        this._nodes = [new Root()];
+      }
+      toString() {
+        return this._root.render(this.opts);
+      }
+      // returns unique name in the internal scope
+      name(prefix) {
+        return this._scope.name(prefix);
+      }
+      // reserves unique name in the external scope
+      scopeName(prefix) {
+        return this._extScope.name(prefix);
+      }
+      // reserves unique name in the external scope and assigns value to it
+      scopeValue(prefixOrName, value) {
+        const name = this._extScope.value(prefixOrName, value);
+        const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
+        vs.add(name);
+        return name;
+      }
+      getScopeValue(prefix, keyOrRef) {
+        return this._extScope.getValue(prefix, keyOrRef);
+      }
+      // return code that assigns values in the external scope to the names that are used internally
+      // (same names that were returned by gen.scopeName or gen.scopeValue)
+      scopeRefs(scopeName) {
+        return this._extScope.scopeRefs(scopeName, this._values);
+      }
+      scopeCode() {
+        return this._extScope.scopeCode(this._values);
+      }
+      _def(varKind, nameOrPrefix, rhs, constant) {
+        const name = this._scope.toName(nameOrPrefix);
+        if (rhs !== void 0 && constant)
+          this._constants[name.str] = rhs;
+        this._leafNode(new Def(varKind, name, rhs));
+        return name;
+      }
+      // `const` declaration (`var` in es5 mode)
+      const(nameOrPrefix, rhs, _constant) {
+        return this._def(scope_1.varKinds.const, nameOrPrefix, rhs, _constant);
+      }
+      // `let` declaration with optional assignment (`var` in es5 mode)
+      let(nameOrPrefix, rhs, _constant) {
+        return this._def(scope_1.varKinds.let, nameOrPrefix, rhs, _constant);
+      }
+      // `var` declaration with optional assignment
+      var(nameOrPrefix, rhs, _constant) {
+        return this._def(scope_1.varKinds.var, nameOrPrefix, rhs, _constant);
+      }
+      // assignment code
+      assign(lhs, rhs, sideEffects) {
+        return this._leafNode(new Assign(lhs, rhs, sideEffects));
+      }
+      // `+=` code
+      add(lhs, rhs) {
+        return this._leafNode(new AssignOp(lhs, exports.operators.ADD, rhs));
+      }
+      // appends passed SafeExpr to code or executes Block
+      code(c) {
+        if (typeof c == "function")
+          c();
+        else if (c !== code_1.nil)
+          this._leafNode(new AnyCode(c));
+        return this;
+      }
+      // returns code for object literal for the passed argument list of key-value pairs
+      object(...keyValues) {
+        const code3 = ["{"];
+        for (const [key, value] of keyValues) {
+          if (code3.length > 1)
+            code3.push(",");
+          code3.push(key);
+          if (key !== value || this.opts.es5) {
+            code3.push(":");
+            (0, code_1.addCodeArg)(code3, value);
+          }
+        }
+        code3.push("}");
+        return new code_1._Code(code3);
+      }
+      // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
+      if(condition, thenBody, elseBody) {
+        this._blockNode(new If(condition));
+        if (thenBody && elseBody) {
+          this.code(thenBody).else().code(elseBody).endIf();
+        } else if (thenBody) {
+          this.code(thenBody).endIf();
+        } else if (elseBody) {
+          throw new Error('CodeGen: "else" body without "then" body');
+        }
+        return this;
+      }
+      // `else if` clause - invalid without `if` or after `else` clauses
+      elseIf(condition) {
+        return this._elseNode(new If(condition));
+      }
+      // `else` clause - only valid after `if` or `else if` clauses
+      else() {
+        return this._elseNode(new Else());
+      }
+      // end `if` statement (needed if gen.if was used only with condition)
+      endIf() {
+        return this._endBlockNode(If, Else);
+      }
+      _for(node, forBody) {
+        this._blockNode(node);
+        if (forBody)
+          this.code(forBody).endFor();
+        return this;
+      }
+      // a generic `for` clause (or statement if `forBody` is passed)
+      for(iteration, forBody) {
+        return this._for(new ForLoop(iteration), forBody);
+      }
+      // `for` statement for a range of values
+      forRange(nameOrPrefix, from, to, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.let) {
+        const name = this._scope.toName(nameOrPrefix);
+        return this._for(new ForRange(varKind, name, from, to), () => forBody(name));
+      }
+      // `for-of` statement (in es5 mode replace with a normal for loop)
+      forOf(nameOrPrefix, iterable, forBody, varKind = scope_1.varKinds.const) {
+        const name = this._scope.toName(nameOrPrefix);
+        if (this.opts.es5) {
+          const arr2 = iterable instanceof code_1.Name ? iterable : this.var("_arr", iterable);
+          return this.forRange("_i", 0, (0, code_1._)`${arr2}.length`, (i) => {
+            this.var(name, (0, code_1._)`${arr2}[${i}]`);
+            forBody(name);
+          });
+        }
+        return this._for(new ForIter("of", varKind, name, iterable), () => forBody(name));
+      }
+      // `for-in` statement.
+      // With option `ownProperties` replaced with a `for-of` loop for object keys
+      forIn(nameOrPrefix, obj, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+        if (this.opts.ownProperties) {
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj})`, forBody);
+        }
+        const name = this._scope.toName(nameOrPrefix);
+        return this._for(new ForIter("in", varKind, name, obj), () => forBody(name));
+      }
+      // end `for` loop
+      endFor() {
+        return this._endBlockNode(For);
+      }
+      // `label` statement
+      label(label) {
+        return this._leafNode(new Label(label));
+      }
+      // `break` statement
+      break(label) {
+        return this._leafNode(new Break(label));
+      }
+      // `return` statement
+      return(value) {
+        const node = new Return();
+        this._blockNode(node);
+        this.code(value);
+        if (node.nodes.length !== 1)
+          throw new Error('CodeGen: "return" should have one node');
+        return this._endBlockNode(Return);
+      }
+      // `try` statement
+      try(tryBody, catchCode, finallyCode) {
+        if (!catchCode && !finallyCode)
+          throw new Error('CodeGen: "try" without "catch" and "finally"');
+        const node = new Try();
+        this._blockNode(node);
+        this.code(tryBody);
+        if (catchCode) {
+          const error2 = this.name("e");
+          this._currNode = node.catch = new Catch(error2);
+          catchCode(error2);
+        }
+        if (finallyCode) {
+          this._currNode = node.finally = new Finally();
+          this.code(finallyCode);
+        }
+        return this._endBlockNode(Catch, Finally);
+      }
+      // `throw` statement
+      throw(error2) {
+        return this._leafNode(new Throw(error2));
+      }
+      // start self-balancing block
+      block(body, nodeCount) {
+        this._blockStarts.push(this._nodes.length);
+        if (body)
+          this.code(body).endBlock(nodeCount);
+        return this;
+      }
+      // end the current self-balancing block
+      endBlock(nodeCount) {
+        const len = this._blockStarts.pop();
+        if (len === void 0)
+          throw new Error("CodeGen: not in self-balancing block");
+        const toClose = this._nodes.length - len;
+        if (toClose < 0 || nodeCount !== void 0 && toClose !== nodeCount) {
+          throw new Error(`CodeGen: wrong number of nodes: ${toClose} vs ${nodeCount} expected`);
+        }
+        this._nodes.length = len;
+        return this;
+      }
+      // `function` heading (or definition if funcBody is passed)
+      func(name, args = code_1.nil, async, funcBody) {
+        this._blockNode(new Func(name, args, async));
+        if (funcBody)
+          this.code(funcBody).endFunc();
+        return this;
+      }
+      // end function definition
+      endFunc() {
+        return this._endBlockNode(Func);
+      }
+      optimize(n = 1) {
+        while (n-- > 0) {
+          this._root.optimizeNodes();
+          this._root.optimizeNames(this._root.names, this._constants);
+        }
+      }
+      _leafNode(node) {
+        this._currNode.nodes.push(node);
+        return this;
+      }
+      _blockNode(node) {
+        this._currNode.nodes.push(node);
+        this._nodes.push(node);
+      }
+      _endBlockNode(N1, N2) {
+        const n = this._currNode;
+        if (n instanceof N1 || N2 && n instanceof N2) {
+          this._nodes.pop();
+          return this;
+        }
+        throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
+      }
+      _elseNode(node) {
+        const n = this._currNode;
+        if (!(n instanceof If)) {
+          throw new Error('CodeGen: "else" without "if"');
+        }
+        this._currNode = n.else = node;
+        return this;
+      }
+      get _root() {
+        return this._nodes[0];
+      }
+      get _currNode() {
+        const ns = this._nodes;
+        return ns[ns.length - 1];
+      }
+      set _currNode(node) {
+        const ns = this._nodes;
+        ns[ns.length - 1] = node;
+      }
+    };
+    exports.CodeGen = CodeGen;
+    function addNames(names, from) {
+      for (const n in from)
+        names[n] = (names[n] || 0) + (from[n] || 0);
+      return names;
+    }
+    function addExprNames(names, from) {
+      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
+    }
+    function optimizeExpr(expr, names, constants4) {
+      if (expr instanceof code_1.Name)
+        return replaceName(expr);
+      if (!canOptimize(expr))
+        return expr;
+      return new code_1._Code(expr._items.reduce((items, c) => {
+        if (c instanceof code_1.Name)
+          c = replaceName(c);
+        if (c instanceof code_1._Code)
+          items.push(...c._items);
+        else
+          items.push(c);
+        return items;
+      }, []));
+      function replaceName(n) {
+        const c = constants4[n.str];
+        if (c === void 0 || names[n.str] !== 1)
+          return n;
+        delete names[n.str];
+        return c;
+      }
+      function canOptimize(e) {
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
+      }
+    }
+    function subtractNames(names, from) {
+      for (const n in from)
+        names[n] = (names[n] || 0) - (from[n] || 0);
+    }
+    function not(x) {
+      return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
+    }
+    exports.not = not;
+    var andCode = mappend(exports.operators.AND);
+    function and(...args) {
+      return args.reduce(andCode);
+    }
+    exports.and = and;
+    var orCode = mappend(exports.operators.OR);
+    function or(...args) {
+      return args.reduce(orCode);
+    }
+    exports.or = or;
+    function mappend(op) {
+      return (x, y) => x === code_1.nil ? y : y === code_1.nil ? x : (0, code_1._)`${par(x)} ${op} ${par(y)}`;
+    }
+    function par(x) {
+      return x instanceof code_1.Name ? x : (0, code_1._)`(${x})`;
+    }
+  }
+});
+
+// node_modules/ajv/dist/compile/util.js
+var require_util = __commonJS({
+  "node_modules/ajv/dist/compile/util.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
+    var codegen_1 = require_codegen();
+    var code_1 = require_code();
+    function toHash(arr2) {
+      const hash5 = {};
+      for (const item of arr2)
+        hash5[item] = true;
+      return hash5;
+    }
+    exports.toHash = toHash;
+    function alwaysValidSchema(it, schema) {
+      if (typeof schema == "boolean")
+        return schema;
+      if (Object.keys(schema).length === 0)
+        return true;
+      checkUnknownRules(it, schema);
+      return !schemaHasRules(schema, it.self.RULES.all);
+    }
+    exports.alwaysValidSchema = alwaysValidSchema;
+    function checkUnknownRules(it, schema = it.schema) {
+      const { opts, self: self2 } = it;
+      if (!opts.strictSchema)
+        return;
+      if (typeof schema === "boolean")
+        return;
+      const rules = self2.RULES.keywords;
+      for (const key in schema) {
+        if (!rules[key])
+          checkStrictMode(it, `unknown keyword: "${key}"`);
+      }
+    }
+    exports.checkUnknownRules = checkUnknownRules;
+    function schemaHasRules(schema, rules) {
+      if (typeof schema == "boolean")
+        return !schema;
+      for (const key in schema)
+        if (rules[key])
+          return true;
+      return false;
+    }
+    exports.schemaHasRules = schemaHasRules;
+    function schemaHasRulesButRef(schema, RULES) {
+      if (typeof schema == "boolean")
+        return !schema;
+      for (const key in schema)
+        if (key !== "$ref" && RULES.all[key])
+          return true;
+      return false;
+    }
+    exports.schemaHasRulesButRef = schemaHasRulesButRef;
+    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema, keyword, $data) {
+      if (!$data) {
+        if (typeof schema == "number" || typeof schema == "boolean")
+          return schema;
+        if (typeof schema == "string")
+          return (0, codegen_1._)`${schema}`;
+      }
+      return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
+    }
+    exports.schemaRefOrVal = schemaRefOrVal;
+    function unescapeFragment(str) {
+      return unescapeJsonPointer(decodeURIComponent(str));
+    }
+    exports.unescapeFragment = unescapeFragment;
+    function escapeFragment(str) {
+      return encodeURIComponent(escapeJsonPointer(str));
+    }
+    exports.escapeFragment = escapeFragment;
+    function escapeJsonPointer(str) {
+      if (typeof str == "number")
+        return `${str}`;
+      return str.replace(/~/g, "~0").replace(/\//g, "~1");
+    }
+    exports.escapeJsonPointer = escapeJsonPointer;
+    function unescapeJsonPointer(str) {
+      return str.replace(/~1/g, "/").replace(/~0/g, "~");
+    }
+    exports.unescapeJsonPointer = unescapeJsonPointer;
+    function eachItem(xs, f) {
+      if (Array.isArray(xs)) {
+        for (const x of xs)
+          f(x);
+      } else {
+        f(xs);
+      }
+    }
+    exports.eachItem = eachItem;
+    function makeMergeEvaluated({ mergeNames, mergeToName, mergeValues, resultToName }) {
+      return (gen, from, to, toName) => {
+        const res = to === void 0 ? from : to instanceof codegen_1.Name ? (from instanceof codegen_1.Name ? mergeNames(gen, from, to) : mergeToName(gen, from, to), to) : from instanceof codegen_1.Name ? (mergeToName(gen, to, from), from) : mergeValues(from, to);
+        return toName === codegen_1.Name && !(res instanceof codegen_1.Name) ? resultToName(gen, res) : res;
+      };
+    }
+    exports.mergeEvaluated = {
+      props: makeMergeEvaluated({
+        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
+          gen.if((0, codegen_1._)`${from} === true`, () => gen.assign(to, true), () => gen.assign(to, (0, codegen_1._)`${to} || {}`).code((0, codegen_1._)`Object.assign(${to}, ${from})`));
+        }),
+        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => {
+          if (from === true) {
+            gen.assign(to, true);
+          } else {
+            gen.assign(to, (0, codegen_1._)`${to} || {}`);
+            setEvaluated(gen, to, from);
+          }
+        }),
+        mergeValues: (from, to) => from === true ? true : { ...from, ...to },
+        resultToName: evaluatedPropsToName
+      }),
+      items: makeMergeEvaluated({
+        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => gen.assign(to, (0, codegen_1._)`${from} === true ? true : ${to} > ${from} ? ${to} : ${from}`)),
+        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => gen.assign(to, from === true ? true : (0, codegen_1._)`${to} > ${from} ? ${to} : ${from}`)),
+        mergeValues: (from, to) => from === true ? true : Math.max(from, to),
+        resultToName: (gen, items) => gen.var("items", items)
+      })
+    };
+    function evaluatedPropsToName(gen, ps) {
+      if (ps === true)
+        return gen.var("props", true);
+      const props = gen.var("props", (0, codegen_1._)`{}`);
+      if (ps !== void 0)
+        setEvaluated(gen, props, ps);
+      return props;
+    }
+    exports.evaluatedPropsToName = evaluatedPropsToName;
+    function setEvaluated(gen, props, ps) {
+      Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
+    }
+    exports.setEvaluated = setEvaluated;
+    var snippets = {};
+    function useFunc(gen, f) {
+      return gen.scopeValue("func", {
+        ref: f,
+        code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
+      });
+    }
+    exports.useFunc = useFunc;
+    var Type;
+    (function(Type2) {
+      Type2[Type2["Num"] = 0] = "Num";
+      Type2[Type2["Str"] = 1] = "Str";
+    })(Type || (exports.Type = Type = {}));
+    function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
+      if (dataProp instanceof codegen_1.Name) {
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+      }
+      return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
+    }
+    exports.getErrorPath = getErrorPath;
+    function checkStrictMode(it, msg, mode = it.opts.strictSchema) {
+      if (!mode)
+        return;
+      msg = `strict mode: ${msg}`;
+      if (mode === true)
+        throw new Error(msg);
+      it.self.logger.warn(msg);
+    }
+    exports.checkStrictMode = checkStrictMode;
+  }
+});
+
+// node_modules/ajv/dist/compile/names.js
+var require_names = __commonJS({
+  "node_modules/ajv/dist/compile/names.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var names = {
+      // validation function arguments
+      data: new codegen_1.Name("data"),
+      // data passed to validation function
+      // args passed from referencing schema
+      valCxt: new codegen_1.Name("valCxt"),
+      // validation/data context - should not be used directly, it is destructured to the names below
+      instancePath: new codegen_1.Name("instancePath"),
+      parentData: new codegen_1.Name("parentData"),
+      parentDataProperty: new codegen_1.Name("parentDataProperty"),
+      rootData: new codegen_1.Name("rootData"),
+      // root data - same as the data passed to the first/top validation function
+      dynamicAnchors: new codegen_1.Name("dynamicAnchors"),
+      // used to support recursiveRef and dynamicRef
+      // function scoped variables
+      vErrors: new codegen_1.Name("vErrors"),
+      // null or array of validation errors
+      errors: new codegen_1.Name("errors"),
+      // counter of validation errors
+      this: new codegen_1.Name("this"),
+      // "globals"
+      self: new codegen_1.Name("self"),
+      scope: new codegen_1.Name("scope"),
+      // JTD serialize/parse name for JSON string and position
+      json: new codegen_1.Name("json"),
+      jsonPos: new codegen_1.Name("jsonPos"),
+      jsonLen: new codegen_1.Name("jsonLen"),
+      jsonPart: new codegen_1.Name("jsonPart")
+    };
+    exports.default = names;
+  }
+});
+
+// node_modules/ajv/dist/compile/errors.js
+var require_errors2 = __commonJS({
+  "node_modules/ajv/dist/compile/errors.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var names_1 = require_names();
+    exports.keywordError = {
+      message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
+    };
+    exports.keyword$DataError = {
+      message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
+    };
+    function reportError(cxt, error2 = exports.keywordError, errorPaths, overrideAllErrors) {
+      const { it } = cxt;
+      const { gen, compositeRule, allErrors } = it;
+      const errObj = errorObjectCode(cxt, error2, errorPaths);
+      if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
+        addError(gen, errObj);
+      } else {
+        returnErrors(it, (0, codegen_1._)`[${errObj}]`);
+      }
+    }
+    exports.reportError = reportError;
+    function reportExtraError(cxt, error2 = exports.keywordError, errorPaths) {
+      const { it } = cxt;
+      const { gen, compositeRule, allErrors } = it;
+      const errObj = errorObjectCode(cxt, error2, errorPaths);
+      addError(gen, errObj);
+      if (!(compositeRule || allErrors)) {
+        returnErrors(it, names_1.default.vErrors);
+      }
+    }
+    exports.reportExtraError = reportExtraError;
+    function resetErrorsCount(gen, errsCount) {
+      gen.assign(names_1.default.errors, errsCount);
+      gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
+    }
+    exports.resetErrorsCount = resetErrorsCount;
+    function extendErrors({ gen, keyword, schemaValue, data: data2, errsCount, it }) {
+      if (errsCount === void 0)
+        throw new Error("ajv implementation error");
+      const err = gen.name("err");
+      gen.forRange("i", errsCount, names_1.default.errors, (i) => {
+        gen.const(err, (0, codegen_1._)`${names_1.default.vErrors}[${i}]`);
+        gen.if((0, codegen_1._)`${err}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
+        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
+        if (it.opts.verbose) {
+          gen.assign((0, codegen_1._)`${err}.schema`, schemaValue);
+          gen.assign((0, codegen_1._)`${err}.data`, data2);
+        }
+      });
+    }
+    exports.extendErrors = extendErrors;
+    function addError(gen, errObj) {
+      const err = gen.const("err", errObj);
+      gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err})`);
+      gen.code((0, codegen_1._)`${names_1.default.errors}++`);
+    }
+    function returnErrors(it, errs) {
+      const { gen, validateName, schemaEnv } = it;
+      if (schemaEnv.$async) {
+        gen.throw((0, codegen_1._)`new ${it.ValidationError}(${errs})`);
+      } else {
+        gen.assign((0, codegen_1._)`${validateName}.errors`, errs);
+        gen.return(false);
+      }
+    }
+    var E = {
+      keyword: new codegen_1.Name("keyword"),
+      schemaPath: new codegen_1.Name("schemaPath"),
+      // also used in JTD errors
+      params: new codegen_1.Name("params"),
+      propertyName: new codegen_1.Name("propertyName"),
+      message: new codegen_1.Name("message"),
+      schema: new codegen_1.Name("schema"),
+      parentSchema: new codegen_1.Name("parentSchema")
+    };
+    function errorObjectCode(cxt, error2, errorPaths) {
+      const { createErrors } = cxt.it;
+      if (createErrors === false)
+        return (0, codegen_1._)`{}`;
+      return errorObject(cxt, error2, errorPaths);
+    }
+    function errorObject(cxt, error2, errorPaths = {}) {
+      const { gen, it } = cxt;
+      const keyValues = [
+        errorInstancePath(it, errorPaths),
+        errorSchemaPath(cxt, errorPaths)
+      ];
+      extraErrorProps(cxt, error2, keyValues);
+      return gen.object(...keyValues);
+    }
+    function errorInstancePath({ errorPath }, { instancePath }) {
+      const instPath = instancePath ? (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(instancePath, util_1.Type.Str)}` : errorPath;
+      return [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, instPath)];
+    }
+    function errorSchemaPath({ keyword, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
+      let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword}`;
+      if (schemaPath) {
+        schPath = (0, codegen_1.str)`${schPath}${(0, util_1.getErrorPath)(schemaPath, util_1.Type.Str)}`;
+      }
+      return [E.schemaPath, schPath];
+    }
+    function extraErrorProps(cxt, { params, message: message2 }, keyValues) {
+      const { keyword, data: data2, schemaValue, it } = cxt;
+      const { opts, propertyName, topSchemaRef, schemaPath } = it;
+      keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
+      if (opts.messages) {
+        keyValues.push([E.message, typeof message2 == "function" ? message2(cxt) : message2]);
+      }
+      if (opts.verbose) {
+        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data2]);
+      }
+      if (propertyName)
+        keyValues.push([E.propertyName, propertyName]);
+    }
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/boolSchema.js
+var require_boolSchema = __commonJS({
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
+    var errors_1 = require_errors2();
+    var codegen_1 = require_codegen();
+    var names_1 = require_names();
+    var boolError = {
+      message: "boolean schema is false"
+    };
+    function topBoolOrEmptySchema(it) {
+      const { gen, schema, validateName } = it;
+      if (schema === false) {
+        falseSchemaError(it, false);
+      } else if (typeof schema == "object" && schema.$async === true) {
+        gen.return(names_1.default.data);
+      } else {
+        gen.assign((0, codegen_1._)`${validateName}.errors`, null);
+        gen.return(true);
+      }
+    }
+    exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
+    function boolOrEmptySchema(it, valid) {
+      const { gen, schema } = it;
+      if (schema === false) {
+        gen.var(valid, false);
+        falseSchemaError(it);
+      } else {
+        gen.var(valid, true);
+      }
+    }
+    exports.boolOrEmptySchema = boolOrEmptySchema;
+    function falseSchemaError(it, overrideAllErrors) {
+      const { gen, data: data2 } = it;
+      const cxt = {
+        gen,
+        keyword: "false schema",
+        data: data2,
+        schema: false,
+        schemaCode: false,
+        schemaValue: false,
+        params: {},
+        it
+      };
+      (0, errors_1.reportError)(cxt, boolError, void 0, overrideAllErrors);
+    }
+  }
+});
+
+// node_modules/ajv/dist/compile/rules.js
+var require_rules = __commonJS({
+  "node_modules/ajv/dist/compile/rules.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getRules = exports.isJSONType = void 0;
+    var _jsonTypes = ["string", "number", "integer", "boolean", "null", "object", "array"];
+    var jsonTypes = new Set(_jsonTypes);
+    function isJSONType(x) {
+      return typeof x == "string" && jsonTypes.has(x);
+    }
+    exports.isJSONType = isJSONType;
+    function getRules() {
+      const groups2 = {
+        number: { type: "number", rules: [] },
+        string: { type: "string", rules: [] },
+        array: { type: "array", rules: [] },
+        object: { type: "object", rules: [] }
+      };
+      return {
+        types: { ...groups2, integer: true, boolean: true, null: true },
+        rules: [{ rules: [] }, groups2.number, groups2.string, groups2.array, groups2.object],
+        post: { rules: [] },
+        all: {},
+        keywords: {}
+      };
+    }
+    exports.getRules = getRules;
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/applicability.js
+var require_applicability = __commonJS({
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
+    function schemaHasRulesForType({ schema, self: self2 }, type) {
+      const group2 = self2.RULES.types[type];
+      return group2 && group2 !== true && shouldUseGroup(schema, group2);
+    }
+    exports.schemaHasRulesForType = schemaHasRulesForType;
+    function shouldUseGroup(schema, group2) {
+      return group2.rules.some((rule) => shouldUseRule(schema, rule));
+    }
+    exports.shouldUseGroup = shouldUseGroup;
+    function shouldUseRule(schema, rule) {
+      var _a;
+      return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+    }
+    exports.shouldUseRule = shouldUseRule;
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/dataType.js
+var require_dataType = __commonJS({
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
+    var rules_1 = require_rules();
+    var applicability_1 = require_applicability();
+    var errors_1 = require_errors2();
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var DataType;
+    (function(DataType2) {
+      DataType2[DataType2["Correct"] = 0] = "Correct";
+      DataType2[DataType2["Wrong"] = 1] = "Wrong";
+    })(DataType || (exports.DataType = DataType = {}));
+    function getSchemaTypes(schema) {
+      const types = getJSONTypes(schema.type);
+      const hasNull = types.includes("null");
+      if (hasNull) {
+        if (schema.nullable === false)
+          throw new Error("type: null contradicts nullable: false");
+      } else {
+        if (!types.length && schema.nullable !== void 0) {
+          throw new Error('"nullable" cannot be used without "type"');
+        }
+        if (schema.nullable === true)
+          types.push("null");
+      }
+      return types;
+    }
+    exports.getSchemaTypes = getSchemaTypes;
+    function getJSONTypes(ts) {
+      const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
+      if (types.every(rules_1.isJSONType))
+        return types;
+      throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
+    }
+    exports.getJSONTypes = getJSONTypes;
+    function coerceAndCheckDataType(it, types) {
+      const { gen, data: data2, opts } = it;
+      const coerceTo = coerceToTypes(types, opts.coerceTypes);
+      const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
+      if (checkTypes) {
+        const wrongType = checkDataTypes(types, data2, opts.strictNumbers, DataType.Wrong);
+        gen.if(wrongType, () => {
+          if (coerceTo.length)
+            coerceData(it, types, coerceTo);
+          else
+            reportTypeError(it);
+        });
+      }
+      return checkTypes;
+    }
+    exports.coerceAndCheckDataType = coerceAndCheckDataType;
+    var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
+    function coerceToTypes(types, coerceTypes) {
+      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
+    }
+    function coerceData(it, types, coerceTo) {
+      const { gen, data: data2, opts } = it;
+      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data2}`);
+      const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
+      if (opts.coerceTypes === "array") {
+        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
+      }
+      gen.if((0, codegen_1._)`${coerced} !== undefined`);
+      for (const t6 of coerceTo) {
+        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t6);
+        }
+      }
+      gen.else();
+      reportTypeError(it);
+      gen.endIf();
+      gen.if((0, codegen_1._)`${coerced} !== undefined`, () => {
+        gen.assign(data2, coerced);
+        assignParentData(it, coerced);
+      });
+      function coerceSpecificType(t6) {
+        switch (t6) {
+          case "string":
+            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
+            return;
+          case "number":
+            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data2} === null
+              || (${dataType} == "string" && ${data2} && ${data2} == +${data2})`).assign(coerced, (0, codegen_1._)`+${data2}`);
+            return;
+          case "integer":
+            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data2} === null
+              || (${dataType} === "string" && ${data2} && ${data2} == +${data2} && !(${data2} % 1))`).assign(coerced, (0, codegen_1._)`+${data2}`);
+            return;
+          case "boolean":
+            gen.elseIf((0, codegen_1._)`${data2} === "false" || ${data2} === 0 || ${data2} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data2} === "true" || ${data2} === 1`).assign(coerced, true);
+            return;
+          case "null":
+            gen.elseIf((0, codegen_1._)`${data2} === "" || ${data2} === 0 || ${data2} === false`);
+            gen.assign(coerced, null);
+            return;
+          case "array":
+            gen.elseIf((0, codegen_1._)`${dataType} === "string" || ${dataType} === "number"
+              || ${dataType} === "boolean" || ${data2} === null`).assign(coerced, (0, codegen_1._)`[${data2}]`);
+        }
+      }
+    }
+    function assignParentData({ gen, parentData, parentDataProperty }, expr) {
+      gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
+    }
+    function checkDataType(dataType, data2, strictNums, correct = DataType.Correct) {
+      const EQ2 = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
+      let cond;
+      switch (dataType) {
+        case "null":
+          return (0, codegen_1._)`${data2} ${EQ2} null`;
+        case "array":
+          cond = (0, codegen_1._)`Array.isArray(${data2})`;
+          break;
+        case "object":
+          cond = (0, codegen_1._)`${data2} && typeof ${data2} == "object" && !Array.isArray(${data2})`;
+          break;
+        case "integer":
+          cond = numCond((0, codegen_1._)`!(${data2} % 1) && !isNaN(${data2})`);
+          break;
+        case "number":
+          cond = numCond();
+          break;
+        default:
+          return (0, codegen_1._)`typeof ${data2} ${EQ2} ${dataType}`;
+      }
+      return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
+      function numCond(_cond = codegen_1.nil) {
+        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data2} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data2})` : codegen_1.nil);
+      }
+    }
+    exports.checkDataType = checkDataType;
+    function checkDataTypes(dataTypes, data2, strictNums, correct) {
+      if (dataTypes.length === 1) {
+        return checkDataType(dataTypes[0], data2, strictNums, correct);
+      }
+      let cond;
+      const types = (0, util_1.toHash)(dataTypes);
+      if (types.array && types.object) {
+        const notObj = (0, codegen_1._)`typeof ${data2} != "object"`;
+        cond = types.null ? notObj : (0, codegen_1._)`!${data2} || ${notObj}`;
+        delete types.null;
+        delete types.array;
+        delete types.object;
+      } else {
+        cond = codegen_1.nil;
+      }
+      if (types.number)
+        delete types.integer;
+      for (const t6 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
+      return cond;
+    }
+    exports.checkDataTypes = checkDataTypes;
+    var typeError = {
+      message: ({ schema }) => `must be ${schema}`,
+      params: ({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`
+    };
+    function reportTypeError(it) {
+      const cxt = getTypeErrorContext(it);
+      (0, errors_1.reportError)(cxt, typeError);
+    }
+    exports.reportTypeError = reportTypeError;
+    function getTypeErrorContext(it) {
+      const { gen, data: data2, schema } = it;
+      const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
+      return {
+        gen,
+        keyword: "type",
+        data: data2,
+        schema: schema.type,
+        schemaCode,
+        schemaValue: schemaCode,
+        parentSchema: schema,
+        params: {},
+        it
+      };
+    }
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/defaults.js
+var require_defaults = __commonJS({
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.assignDefaults = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    function assignDefaults(it, ty) {
+      const { properties, items } = it.schema;
+      if (ty === "object" && properties) {
+        for (const key in properties) {
+          assignDefault(it, key, properties[key].default);
+        }
+      } else if (ty === "array" && Array.isArray(items)) {
+        items.forEach((sch, i) => assignDefault(it, i, sch.default));
+      }
+    }
+    exports.assignDefaults = assignDefaults;
+    function assignDefault(it, prop, defaultValue) {
+      const { gen, compositeRule, data: data2, opts } = it;
+      if (defaultValue === void 0)
+        return;
+      const childData = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(prop)}`;
+      if (compositeRule) {
+        (0, util_1.checkStrictMode)(it, `default is ignored for: ${childData}`);
+        return;
+      }
+      let condition = (0, codegen_1._)`${childData} === undefined`;
+      if (opts.useDefaults === "empty") {
+        condition = (0, codegen_1._)`${condition} || ${childData} === null || ${childData} === ""`;
+      }
+      gen.if(condition, (0, codegen_1._)`${childData} = ${(0, codegen_1.stringify)(defaultValue)}`);
+    }
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/code.js
+var require_code2 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var names_1 = require_names();
+    var util_2 = require_util();
+    function checkReportMissingProp(cxt, prop) {
+      const { gen, data: data2, it } = cxt;
+      gen.if(noPropertyInData(gen, data2, prop, it.opts.ownProperties), () => {
+        cxt.setParams({ missingProperty: (0, codegen_1._)`${prop}` }, true);
+        cxt.error();
+      });
+    }
+    exports.checkReportMissingProp = checkReportMissingProp;
+    function checkMissingProp({ gen, data: data2, it: { opts } }, properties, missing) {
+      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data2, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
+    }
+    exports.checkMissingProp = checkMissingProp;
+    function reportMissingProp(cxt, missing) {
+      cxt.setParams({ missingProperty: missing }, true);
+      cxt.error();
+    }
+    exports.reportMissingProp = reportMissingProp;
+    function hasPropFunc(gen) {
+      return gen.scopeValue("func", {
+        // eslint-disable-next-line @typescript-eslint/unbound-method
+        ref: Object.prototype.hasOwnProperty,
+        code: (0, codegen_1._)`Object.prototype.hasOwnProperty`
+      });
+    }
+    exports.hasPropFunc = hasPropFunc;
+    function isOwnProperty(gen, data2, property2) {
+      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data2}, ${property2})`;
+    }
+    exports.isOwnProperty = isOwnProperty;
+    function propertyInData(gen, data2, property2, ownProperties) {
+      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property2)} !== undefined`;
+      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data2, property2)}` : cond;
+    }
+    exports.propertyInData = propertyInData;
+    function noPropertyInData(gen, data2, property2, ownProperties) {
+      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property2)} === undefined`;
+      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data2, property2))) : cond;
+    }
+    exports.noPropertyInData = noPropertyInData;
+    function allSchemaProperties(schemaMap) {
+      return schemaMap ? Object.keys(schemaMap).filter((p) => p !== "__proto__") : [];
+    }
+    exports.allSchemaProperties = allSchemaProperties;
+    function schemaProperties(it, schemaMap) {
+      return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
+    }
+    exports.schemaProperties = schemaProperties;
+    function callValidateCode({ schemaCode, data: data2, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context, passSchema) {
+      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data2}, ${topSchemaRef}${schemaPath}` : data2;
+      const valCxt = [
+        [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
+        [names_1.default.parentData, it.parentData],
+        [names_1.default.parentDataProperty, it.parentDataProperty],
+        [names_1.default.rootData, names_1.default.rootData]
+      ];
+      if (it.opts.dynamicRef)
+        valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
+      const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
+      return context !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context}, ${args})` : (0, codegen_1._)`${func}(${args})`;
+    }
+    exports.callValidateCode = callValidateCode;
+    var newRegExp = (0, codegen_1._)`new RegExp`;
+    function usePattern({ gen, it: { opts } }, pattern) {
+      const u = opts.unicodeRegExp ? "u" : "";
+      const { regExp } = opts.code;
+      const rx = regExp(pattern, u);
+      return gen.scopeValue("pattern", {
+        key: rx.toString(),
+        ref: rx,
+        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
+      });
+    }
+    exports.usePattern = usePattern;
+    function validateArray(cxt) {
+      const { gen, data: data2, keyword, it } = cxt;
+      const valid = gen.name("valid");
+      if (it.allErrors) {
+        const validArr = gen.let("valid", true);
+        validateItems(() => gen.assign(validArr, false));
+        return validArr;
+      }
+      gen.var(valid, true);
+      validateItems(() => gen.break());
+      return valid;
+      function validateItems(notValid) {
+        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+        gen.forRange("i", 0, len, (i) => {
+          cxt.subschema({
+            keyword,
+            dataProp: i,
+            dataPropType: util_1.Type.Num
+          }, valid);
+          gen.if((0, codegen_1.not)(valid), notValid);
+        });
+      }
+    }
+    exports.validateArray = validateArray;
+    function validateUnion(cxt) {
+      const { gen, schema, keyword, it } = cxt;
+      if (!Array.isArray(schema))
+        throw new Error("ajv implementation error");
+      const alwaysValid = schema.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
+      if (alwaysValid && !it.opts.unevaluated)
+        return;
+      const valid = gen.let("valid", false);
+      const schValid = gen.name("_valid");
+      gen.block(() => schema.forEach((_sch, i) => {
+        const schCxt = cxt.subschema({
+          keyword,
+          schemaProp: i,
+          compositeRule: true
+        }, schValid);
+        gen.assign(valid, (0, codegen_1._)`${valid} || ${schValid}`);
+        const merged = cxt.mergeValidEvaluated(schCxt, schValid);
+        if (!merged)
+          gen.if((0, codegen_1.not)(valid));
+      }));
+      cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
+    }
+    exports.validateUnion = validateUnion;
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/keyword.js
+var require_keyword = __commonJS({
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
+    var codegen_1 = require_codegen();
+    var names_1 = require_names();
+    var code_1 = require_code2();
+    var errors_1 = require_errors2();
+    function macroKeywordCode(cxt, def) {
+      const { gen, keyword, schema, parentSchema, it } = cxt;
+      const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
+      const schemaRef = useKeyword(gen, keyword, macroSchema);
+      if (it.opts.validateSchema !== false)
+        it.self.validateSchema(macroSchema, true);
+      const valid = gen.name("valid");
+      cxt.subschema({
+        schema: macroSchema,
+        schemaPath: codegen_1.nil,
+        errSchemaPath: `${it.errSchemaPath}/${keyword}`,
+        topSchemaRef: schemaRef,
+        compositeRule: true
+      }, valid);
+      cxt.pass(valid, () => cxt.error(true));
+    }
+    exports.macroKeywordCode = macroKeywordCode;
+    function funcKeywordCode(cxt, def) {
+      var _a;
+      const { gen, keyword, schema, parentSchema, $data, it } = cxt;
+      checkAsyncKeyword(it, def);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
+      const valid = gen.let("valid");
+      cxt.block$data(valid, validateKeyword);
+      cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
+      function validateKeyword() {
+        if (def.errors === false) {
+          assignValid();
+          if (def.modifying)
+            modifyData(cxt);
+          reportErrs(() => cxt.error());
+        } else {
+          const ruleErrs = def.async ? validateAsync() : validateSync();
+          if (def.modifying)
+            modifyData(cxt);
+          reportErrs(() => addErrs(cxt, ruleErrs));
+        }
+      }
+      function validateAsync() {
+        const ruleErrs = gen.let("ruleErrs", null);
+        gen.try(() => assignValid((0, codegen_1._)`await `), (e) => gen.assign(valid, false).if((0, codegen_1._)`${e} instanceof ${it.ValidationError}`, () => gen.assign(ruleErrs, (0, codegen_1._)`${e}.errors`), () => gen.throw(e)));
+        return ruleErrs;
+      }
+      function validateSync() {
+        const validateErrs = (0, codegen_1._)`${validateRef}.errors`;
+        gen.assign(validateErrs, null);
+        assignValid(codegen_1.nil);
+        return validateErrs;
+      }
+      function assignValid(_await = def.async ? (0, codegen_1._)`await ` : codegen_1.nil) {
+        const passCxt = it.opts.passContext ? names_1.default.this : names_1.default.self;
+        const passSchema = !("compile" in def && !$data || def.schema === false);
+        gen.assign(valid, (0, codegen_1._)`${_await}${(0, code_1.callValidateCode)(cxt, validateRef, passCxt, passSchema)}`, def.modifying);
+      }
+      function reportErrs(errors) {
+        var _a2;
+        gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
+      }
+    }
+    exports.funcKeywordCode = funcKeywordCode;
+    function modifyData(cxt) {
+      const { gen, data: data2, it } = cxt;
+      gen.if(it.parentData, () => gen.assign(data2, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
+    }
+    function addErrs(cxt, errs) {
+      const { gen } = cxt;
+      gen.if((0, codegen_1._)`Array.isArray(${errs})`, () => {
+        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`).assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
+        (0, errors_1.extendErrors)(cxt);
+      }, () => cxt.error());
+    }
+    function checkAsyncKeyword({ schemaEnv }, def) {
+      if (def.async && !schemaEnv.$async)
+        throw new Error("async keyword in sync schema");
+    }
+    function useKeyword(gen, keyword, result) {
+      if (result === void 0)
+        throw new Error(`keyword "${keyword}" failed to compile`);
+      return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
+    }
+    function validSchemaType(schema, schemaType, allowUndefined = false) {
+      return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
+    }
+    exports.validSchemaType = validSchemaType;
+    function validateKeywordUsage({ schema, opts, self: self2, errSchemaPath }, def, keyword) {
+      if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
+        throw new Error("ajv implementation error");
+      }
+      const deps = def.dependencies;
+      if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema, kwd))) {
+        throw new Error(`parent schema must have dependencies of ${keyword}: ${deps.join(",")}`);
+      }
+      if (def.validateSchema) {
+        const valid = def.validateSchema(schema[keyword]);
+        if (!valid) {
+          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self2.errorsText(def.validateSchema.errors);
+          if (opts.validateSchema === "log")
+            self2.logger.error(msg);
+          else
+            throw new Error(msg);
+        }
+      }
+    }
+    exports.validateKeywordUsage = validateKeywordUsage;
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/subschema.js
+var require_subschema = __commonJS({
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
+      if (keyword !== void 0 && schema !== void 0) {
+        throw new Error('both "keyword" and "schema" passed, only one allowed');
+      }
+      if (keyword !== void 0) {
+        const sch = it.schema[keyword];
+        return schemaProp === void 0 ? {
+          schema: sch,
+          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}`,
+          errSchemaPath: `${it.errSchemaPath}/${keyword}`
+        } : {
+          schema: sch[schemaProp],
+          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}${(0, codegen_1.getProperty)(schemaProp)}`,
+          errSchemaPath: `${it.errSchemaPath}/${keyword}/${(0, util_1.escapeFragment)(schemaProp)}`
+        };
+      }
+      if (schema !== void 0) {
+        if (schemaPath === void 0 || errSchemaPath === void 0 || topSchemaRef === void 0) {
+          throw new Error('"schemaPath", "errSchemaPath" and "topSchemaRef" are required with "schema"');
+        }
+        return {
+          schema,
+          schemaPath,
+          topSchemaRef,
+          errSchemaPath
+        };
+      }
+      throw new Error('either "keyword" or "schema" must be passed');
+    }
+    exports.getSubschema = getSubschema;
+    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data: data2, dataTypes, propertyName }) {
+      if (data2 !== void 0 && dataProp !== void 0) {
+        throw new Error('both "data" and "dataProp" passed, only one allowed');
+      }
+      const { gen } = it;
+      if (dataProp !== void 0) {
+        const { errorPath, dataPathArr, opts } = it;
+        const nextData = gen.let("data", (0, codegen_1._)`${it.data}${(0, codegen_1.getProperty)(dataProp)}`, true);
+        dataContextProps(nextData);
+        subschema.errorPath = (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(dataProp, dpType, opts.jsPropertySyntax)}`;
+        subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
+        subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
+      }
+      if (data2 !== void 0) {
+        const nextData = data2 instanceof codegen_1.Name ? data2 : gen.let("data", data2, true);
+        dataContextProps(nextData);
+        if (propertyName !== void 0)
+          subschema.propertyName = propertyName;
+      }
+      if (dataTypes)
+        subschema.dataTypes = dataTypes;
+      function dataContextProps(_nextData) {
+        subschema.data = _nextData;
+        subschema.dataLevel = it.dataLevel + 1;
+        subschema.dataTypes = [];
+        it.definedProperties = /* @__PURE__ */ new Set();
+        subschema.parentData = it.data;
+        subschema.dataNames = [...it.dataNames, _nextData];
+      }
+    }
+    exports.extendSubschemaData = extendSubschemaData;
+    function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
+      if (compositeRule !== void 0)
+        subschema.compositeRule = compositeRule;
+      if (createErrors !== void 0)
+        subschema.createErrors = createErrors;
+      if (allErrors !== void 0)
+        subschema.allErrors = allErrors;
+      subschema.jtdDiscriminator = jtdDiscriminator;
+      subschema.jtdMetadata = jtdMetadata;
+    }
+    exports.extendSubschemaMode = extendSubschemaMode;
+  }
+});
+
+// node_modules/fast-deep-equal/index.js
+var require_fast_deep_equal = __commonJS({
+  "node_modules/fast-deep-equal/index.js"(exports, module) {
+    "use strict";
+    module.exports = function equal(a, b) {
+      if (a === b) return true;
+      if (a && b && typeof a == "object" && typeof b == "object") {
+        if (a.constructor !== b.constructor) return false;
+        var length, i, keys;
+        if (Array.isArray(a)) {
+          length = a.length;
+          if (length != b.length) return false;
+          for (i = length; i-- !== 0; )
+            if (!equal(a[i], b[i])) return false;
+          return true;
+        }
+        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
+        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
+        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
+        keys = Object.keys(a);
+        length = keys.length;
+        if (length !== Object.keys(b).length) return false;
+        for (i = length; i-- !== 0; )
+          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
+        for (i = length; i-- !== 0; ) {
+          var key = keys[i];
+          if (!equal(a[key], b[key])) return false;
+        }
+        return true;
+      }
+      return a !== a && b !== b;
+    };
+  }
+});
+
+// node_modules/json-schema-traverse/index.js
+var require_json_schema_traverse = __commonJS({
+  "node_modules/json-schema-traverse/index.js"(exports, module) {
+    "use strict";
+    var traverse = module.exports = function(schema, opts, cb) {
+      if (typeof opts == "function") {
+        cb = opts;
+        opts = {};
+      }
+      cb = opts.cb || cb;
+      var pre = typeof cb == "function" ? cb : cb.pre || function() {
+      };
+      var post = cb.post || function() {
+      };
+      _traverse(opts, pre, post, schema, "", schema);
+    };
+    traverse.keywords = {
+      additionalItems: true,
+      items: true,
+      contains: true,
+      additionalProperties: true,
+      propertyNames: true,
+      not: true,
+      if: true,
+      then: true,
+      else: true
+    };
+    traverse.arrayKeywords = {
+      items: true,
+      allOf: true,
+      anyOf: true,
+      oneOf: true
+    };
+    traverse.propsKeywords = {
+      $defs: true,
+      definitions: true,
+      properties: true,
+      patternProperties: true,
+      dependencies: true
+    };
+    traverse.skipKeywords = {
+      default: true,
+      enum: true,
+      const: true,
+      required: true,
+      maximum: true,
+      minimum: true,
+      exclusiveMaximum: true,
+      exclusiveMinimum: true,
+      multipleOf: true,
+      maxLength: true,
+      minLength: true,
+      pattern: true,
+      format: true,
+      maxItems: true,
+      minItems: true,
+      uniqueItems: true,
+      maxProperties: true,
+      minProperties: true
+    };
+    function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
+      if (schema && typeof schema == "object" && !Array.isArray(schema)) {
+        pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
+        for (var key in schema) {
+          var sch = schema[key];
+          if (Array.isArray(sch)) {
+            if (key in traverse.arrayKeywords) {
+              for (var i = 0; i < sch.length; i++)
+                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key + "/" + i, rootSchema, jsonPtr, key, schema, i);
+            }
+          } else if (key in traverse.propsKeywords) {
+            if (sch && typeof sch == "object") {
+              for (var prop in sch)
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
+            }
+          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
+          }
+        }
+        post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
+      }
+    }
+    function escapeJsonPtr(str) {
+      return str.replace(/~/g, "~0").replace(/\//g, "~1");
+    }
+  }
+});
+
+// node_modules/ajv/dist/compile/resolve.js
+var require_resolve = __commonJS({
+  "node_modules/ajv/dist/compile/resolve.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
+    var util_1 = require_util();
+    var equal = require_fast_deep_equal();
+    var traverse = require_json_schema_traverse();
+    var SIMPLE_INLINED = /* @__PURE__ */ new Set([
+      "type",
+      "format",
+      "pattern",
+      "maxLength",
+      "minLength",
+      "maxProperties",
+      "minProperties",
+      "maxItems",
+      "minItems",
+      "maximum",
+      "minimum",
+      "uniqueItems",
+      "multipleOf",
+      "required",
+      "enum",
+      "const"
+    ]);
+    function inlineRef(schema, limit = true) {
+      if (typeof schema == "boolean")
+        return true;
+      if (limit === true)
+        return !hasRef(schema);
+      if (!limit)
+        return false;
+      return countKeys(schema) <= limit;
+    }
+    exports.inlineRef = inlineRef;
+    var REF_KEYWORDS = /* @__PURE__ */ new Set([
+      "$ref",
+      "$recursiveRef",
+      "$recursiveAnchor",
+      "$dynamicRef",
+      "$dynamicAnchor"
+    ]);
+    function hasRef(schema) {
+      for (const key in schema) {
+        if (REF_KEYWORDS.has(key))
+          return true;
+        const sch = schema[key];
+        if (Array.isArray(sch) && sch.some(hasRef))
+          return true;
+        if (typeof sch == "object" && hasRef(sch))
+          return true;
+      }
+      return false;
+    }
+    function countKeys(schema) {
+      let count3 = 0;
+      for (const key in schema) {
+        if (key === "$ref")
+          return Infinity;
+        count3++;
+        if (SIMPLE_INLINED.has(key))
+          continue;
+        if (typeof schema[key] == "object") {
+          (0, util_1.eachItem)(schema[key], (sch) => count3 += countKeys(sch));
+        }
+        if (count3 === Infinity)
+          return Infinity;
+      }
+      return count3;
+    }
+    function getFullPath(resolver, id = "", normalize) {
+      if (normalize !== false)
+        id = normalizeId(id);
+      const p = resolver.parse(id);
+      return _getFullPath(resolver, p);
+    }
+    exports.getFullPath = getFullPath;
+    function _getFullPath(resolver, p) {
+      const serialized = resolver.serialize(p);
+      return serialized.split("#")[0] + "#";
+    }
+    exports._getFullPath = _getFullPath;
+    var TRAILING_SLASH_HASH = /#\/?$/;
+    function normalizeId(id) {
+      return id ? id.replace(TRAILING_SLASH_HASH, "") : "";
+    }
+    exports.normalizeId = normalizeId;
+    function resolveUrl(resolver, baseId, id) {
+      id = normalizeId(id);
+      return resolver.resolve(baseId, id);
+    }
+    exports.resolveUrl = resolveUrl;
+    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
+    function getSchemaRefs(schema, baseId) {
+      if (typeof schema == "boolean")
+        return {};
+      const { schemaId, uriResolver } = this.opts;
+      const schId = normalizeId(schema[schemaId] || baseId);
+      const baseIds = { "": schId };
+      const pathPrefix = getFullPath(uriResolver, schId, false);
+      const localRefs = {};
+      const schemaRefs = /* @__PURE__ */ new Set();
+      traverse(schema, { allKeys: true }, (sch, jsonPtr, _, parentJsonPtr) => {
+        if (parentJsonPtr === void 0)
+          return;
+        const fullPath = pathPrefix + jsonPtr;
+        let innerBaseId = baseIds[parentJsonPtr];
+        if (typeof sch[schemaId] == "string")
+          innerBaseId = addRef.call(this, sch[schemaId]);
+        addAnchor.call(this, sch.$anchor);
+        addAnchor.call(this, sch.$dynamicAnchor);
+        baseIds[jsonPtr] = innerBaseId;
+        function addRef(ref2) {
+          const _resolve = this.opts.uriResolver.resolve;
+          ref2 = normalizeId(innerBaseId ? _resolve(innerBaseId, ref2) : ref2);
+          if (schemaRefs.has(ref2))
+            throw ambiguos(ref2);
+          schemaRefs.add(ref2);
+          let schOrRef = this.refs[ref2];
+          if (typeof schOrRef == "string")
+            schOrRef = this.refs[schOrRef];
+          if (typeof schOrRef == "object") {
+            checkAmbiguosRef(sch, schOrRef.schema, ref2);
+          } else if (ref2 !== normalizeId(fullPath)) {
+            if (ref2[0] === "#") {
+              checkAmbiguosRef(sch, localRefs[ref2], ref2);
+              localRefs[ref2] = sch;
+            } else {
+              this.refs[ref2] = fullPath;
+            }
+          }
+          return ref2;
+        }
+        function addAnchor(anchor) {
+          if (typeof anchor == "string") {
+            if (!ANCHOR.test(anchor))
+              throw new Error(`invalid anchor "${anchor}"`);
+            addRef.call(this, `#${anchor}`);
+          }
+        }
+      });
+      return localRefs;
+      function checkAmbiguosRef(sch1, sch2, ref2) {
+        if (sch2 !== void 0 && !equal(sch1, sch2))
+          throw ambiguos(ref2);
+      }
+      function ambiguos(ref2) {
+        return new Error(`reference "${ref2}" resolves to more than one schema`);
+      }
+    }
+    exports.getSchemaRefs = getSchemaRefs;
+  }
+});
+
+// node_modules/ajv/dist/compile/validate/index.js
+var require_validate = __commonJS({
+  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
+    var boolSchema_1 = require_boolSchema();
+    var dataType_1 = require_dataType();
+    var applicability_1 = require_applicability();
+    var dataType_2 = require_dataType();
+    var defaults_1 = require_defaults();
+    var keyword_1 = require_keyword();
+    var subschema_1 = require_subschema();
+    var codegen_1 = require_codegen();
+    var names_1 = require_names();
+    var resolve_1 = require_resolve();
+    var util_1 = require_util();
+    var errors_1 = require_errors2();
+    function validateFunctionCode(it) {
+      if (isSchemaObj(it)) {
+        checkKeywords(it);
+        if (schemaCxtHasRules(it)) {
+          topSchemaObjCode(it);
+          return;
+        }
+      }
+      validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
+    }
+    exports.validateFunctionCode = validateFunctionCode;
+    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
+      if (opts.code.es5) {
+        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
+          gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema, opts)}`);
+          destructureValCxtES5(gen, opts);
+          gen.code(body);
+        });
+      } else {
+        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
+      }
+    }
+    function destructureValCxt(opts) {
+      return (0, codegen_1._)`{${names_1.default.instancePath}="", ${names_1.default.parentData}, ${names_1.default.parentDataProperty}, ${names_1.default.rootData}=${names_1.default.data}${opts.dynamicRef ? (0, codegen_1._)`, ${names_1.default.dynamicAnchors}={}` : codegen_1.nil}}={}`;
+    }
+    function destructureValCxtES5(gen, opts) {
+      gen.if(names_1.default.valCxt, () => {
+        gen.var(names_1.default.instancePath, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.instancePath}`);
+        gen.var(names_1.default.parentData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentData}`);
+        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentDataProperty}`);
+        gen.var(names_1.default.rootData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.rootData}`);
+        if (opts.dynamicRef)
+          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.dynamicAnchors}`);
+      }, () => {
+        gen.var(names_1.default.instancePath, (0, codegen_1._)`""`);
+        gen.var(names_1.default.parentData, (0, codegen_1._)`undefined`);
+        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`undefined`);
+        gen.var(names_1.default.rootData, names_1.default.data);
+        if (opts.dynamicRef)
+          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`{}`);
+      });
+    }
+    function topSchemaObjCode(it) {
+      const { schema, opts, gen } = it;
+      validateFunction(it, () => {
+        if (opts.$comment && schema.$comment)
+          commentKeyword(it);
+        checkNoDefault(it);
+        gen.let(names_1.default.vErrors, null);
+        gen.let(names_1.default.errors, 0);
+        if (opts.unevaluated)
+          resetEvaluated(it);
+        typeAndKeywords(it);
+        returnResults(it);
+      });
+      return;
+    }
+    function resetEvaluated(it) {
+      const { gen, validateName } = it;
+      it.evaluated = gen.const("evaluated", (0, codegen_1._)`${validateName}.evaluated`);
+      gen.if((0, codegen_1._)`${it.evaluated}.dynamicProps`, () => gen.assign((0, codegen_1._)`${it.evaluated}.props`, (0, codegen_1._)`undefined`));
+      gen.if((0, codegen_1._)`${it.evaluated}.dynamicItems`, () => gen.assign((0, codegen_1._)`${it.evaluated}.items`, (0, codegen_1._)`undefined`));
+    }
+    function funcSourceUrl(schema, opts) {
+      const schId = typeof schema == "object" && schema[opts.schemaId];
+      return schId && (opts.code.source || opts.code.process) ? (0, codegen_1._)`/*# sourceURL=${schId} */` : codegen_1.nil;
+    }
+    function subschemaCode(it, valid) {
+      if (isSchemaObj(it)) {
+        checkKeywords(it);
+        if (schemaCxtHasRules(it)) {
+          subSchemaObjCode(it, valid);
+          return;
+        }
+      }
+      (0, boolSchema_1.boolOrEmptySchema)(it, valid);
+    }
+    function schemaCxtHasRules({ schema, self: self2 }) {
+      if (typeof schema == "boolean")
+        return !schema;
+      for (const key in schema)
+        if (self2.RULES.all[key])
+          return true;
+      return false;
+    }
+    function isSchemaObj(it) {
+      return typeof it.schema != "boolean";
+    }
+    function subSchemaObjCode(it, valid) {
+      const { schema, gen, opts } = it;
+      if (opts.$comment && schema.$comment)
+        commentKeyword(it);
+      updateContext(it);
+      checkAsyncSchema(it);
+      const errsCount = gen.const("_errs", names_1.default.errors);
+      typeAndKeywords(it, errsCount);
+      gen.var(valid, (0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
+    }
+    function checkKeywords(it) {
+      (0, util_1.checkUnknownRules)(it);
+      checkRefsAndKeywords(it);
+    }
+    function typeAndKeywords(it, errsCount) {
+      if (it.opts.jtd)
+        return schemaKeywords(it, [], false, errsCount);
+      const types = (0, dataType_1.getSchemaTypes)(it.schema);
+      const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types);
+      schemaKeywords(it, types, !checkedTypes, errsCount);
+    }
+    function checkRefsAndKeywords(it) {
+      const { schema, errSchemaPath, opts, self: self2 } = it;
+      if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self2.RULES)) {
+        self2.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
+      }
+    }
+    function checkNoDefault(it) {
+      const { schema, opts } = it;
+      if (schema.default !== void 0 && opts.useDefaults && opts.strictSchema) {
+        (0, util_1.checkStrictMode)(it, "default is ignored in the schema root");
+      }
+    }
+    function updateContext(it) {
+      const schId = it.schema[it.opts.schemaId];
+      if (schId)
+        it.baseId = (0, resolve_1.resolveUrl)(it.opts.uriResolver, it.baseId, schId);
+    }
+    function checkAsyncSchema(it) {
+      if (it.schema.$async && !it.schemaEnv.$async)
+        throw new Error("async schema in sync schema");
+    }
+    function commentKeyword({ gen, schemaEnv, schema, errSchemaPath, opts }) {
+      const msg = schema.$comment;
+      if (opts.$comment === true) {
+        gen.code((0, codegen_1._)`${names_1.default.self}.logger.log(${msg})`);
+      } else if (typeof opts.$comment == "function") {
+        const schemaPath = (0, codegen_1.str)`${errSchemaPath}/$comment`;
+        const rootName = gen.scopeValue("root", { ref: schemaEnv.root });
+        gen.code((0, codegen_1._)`${names_1.default.self}.opts.$comment(${msg}, ${schemaPath}, ${rootName}.schema)`);
+      }
+    }
+    function returnResults(it) {
+      const { gen, schemaEnv, validateName, ValidationError, opts } = it;
+      if (schemaEnv.$async) {
+        gen.if((0, codegen_1._)`${names_1.default.errors} === 0`, () => gen.return(names_1.default.data), () => gen.throw((0, codegen_1._)`new ${ValidationError}(${names_1.default.vErrors})`));
+      } else {
+        gen.assign((0, codegen_1._)`${validateName}.errors`, names_1.default.vErrors);
+        if (opts.unevaluated)
+          assignEvaluated(it);
+        gen.return((0, codegen_1._)`${names_1.default.errors} === 0`);
+      }
+    }
+    function assignEvaluated({ gen, evaluated, props, items }) {
+      if (props instanceof codegen_1.Name)
+        gen.assign((0, codegen_1._)`${evaluated}.props`, props);
+      if (items instanceof codegen_1.Name)
+        gen.assign((0, codegen_1._)`${evaluated}.items`, items);
+    }
+    function schemaKeywords(it, types, typeErrors, errsCount) {
+      const { gen, schema, data: data2, allErrors, opts, self: self2 } = it;
+      const { RULES } = self2;
+      if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
+        gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
+        return;
+      }
+      if (!opts.jtd)
+        checkStrictTypes(it, types);
+      gen.block(() => {
+        for (const group2 of RULES.rules)
+          groupKeywords(group2);
+        groupKeywords(RULES.post);
+      });
+      function groupKeywords(group2) {
+        if (!(0, applicability_1.shouldUseGroup)(schema, group2))
+          return;
+        if (group2.type) {
+          gen.if((0, dataType_2.checkDataType)(group2.type, data2, opts.strictNumbers));
+          iterateKeywords(it, group2);
+          if (types.length === 1 && types[0] === group2.type && typeErrors) {
+            gen.else();
+            (0, dataType_2.reportTypeError)(it);
+          }
+          gen.endIf();
+        } else {
+          iterateKeywords(it, group2);
+        }
+        if (!allErrors)
+          gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
+      }
+    }
+    function iterateKeywords(it, group2) {
+      const { gen, schema, opts: { useDefaults } } = it;
+      if (useDefaults)
+        (0, defaults_1.assignDefaults)(it, group2.type);
+      gen.block(() => {
+        for (const rule of group2.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule)) {
+            keywordCode(it, rule.keyword, rule.definition, group2.type);
+          }
+        }
+      });
+    }
+    function checkStrictTypes(it, types) {
+      if (it.schemaEnv.meta || !it.opts.strictTypes)
+        return;
+      checkContextTypes(it, types);
+      if (!it.opts.allowUnionTypes)
+        checkMultipleTypes(it, types);
+      checkKeywordTypes(it, it.dataTypes);
+    }
+    function checkContextTypes(it, types) {
+      if (!types.length)
+        return;
+      if (!it.dataTypes.length) {
+        it.dataTypes = types;
+        return;
+      }
+      types.forEach((t6) => {
+        if (!includesType(it.dataTypes, t6)) {
+          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
+        }
+      });
+      narrowSchemaTypes(it, types);
+    }
+    function checkMultipleTypes(it, ts) {
+      if (ts.length > 1 && !(ts.length === 2 && ts.includes("null"))) {
+        strictTypesError(it, "use allowUnionTypes to allow union type keyword");
+      }
+    }
+    function checkKeywordTypes(it, ts) {
+      const rules = it.self.RULES.all;
+      for (const keyword in rules) {
+        const rule = rules[keyword];
+        if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
+          const { type } = rule.definition;
+          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
+            strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
+          }
+        }
+      }
+    }
+    function hasApplicableType(schTs, kwdT) {
+      return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
+    }
+    function includesType(ts, t6) {
+      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
+    }
+    function narrowSchemaTypes(it, withTypes) {
+      const ts = [];
+      for (const t6 of it.dataTypes) {
+        if (includesType(withTypes, t6))
+          ts.push(t6);
+        else if (withTypes.includes("integer") && t6 === "number")
+          ts.push("integer");
+      }
+      it.dataTypes = ts;
+    }
+    function strictTypesError(it, msg) {
+      const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
+      msg += ` at "${schemaPath}" (strictTypes)`;
+      (0, util_1.checkStrictMode)(it, msg, it.opts.strictTypes);
+    }
+    var KeywordCxt = class {
+      constructor(it, def, keyword) {
+        (0, keyword_1.validateKeywordUsage)(it, def, keyword);
+        this.gen = it.gen;
+        this.allErrors = it.allErrors;
+        this.keyword = keyword;
+        this.data = it.data;
+        this.schema = it.schema[keyword];
+        this.$data = def.$data && it.opts.$data && this.schema && this.schema.$data;
+        this.schemaValue = (0, util_1.schemaRefOrVal)(it, this.schema, keyword, this.$data);
+        this.schemaType = def.schemaType;
+        this.parentSchema = it.schema;
+        this.params = {};
+        this.it = it;
+        this.def = def;
+        if (this.$data) {
+          this.schemaCode = it.gen.const("vSchema", getData(this.$data, it));
+        } else {
+          this.schemaCode = this.schemaValue;
+          if (!(0, keyword_1.validSchemaType)(this.schema, def.schemaType, def.allowUndefined)) {
+            throw new Error(`${keyword} value must be ${JSON.stringify(def.schemaType)}`);
+          }
+        }
+        if ("code" in def ? def.trackErrors : def.errors !== false) {
+          this.errsCount = it.gen.const("_errs", names_1.default.errors);
+        }
+      }
+      result(condition, successAction, failAction) {
+        this.failResult((0, codegen_1.not)(condition), successAction, failAction);
+      }
+      failResult(condition, successAction, failAction) {
+        this.gen.if(condition);
+        if (failAction)
+          failAction();
+        else
+          this.error();
+        if (successAction) {
+          this.gen.else();
+          successAction();
+          if (this.allErrors)
+            this.gen.endIf();
+        } else {
+          if (this.allErrors)
+            this.gen.endIf();
+          else
+            this.gen.else();
+        }
+      }
+      pass(condition, failAction) {
+        this.failResult((0, codegen_1.not)(condition), void 0, failAction);
+      }
+      fail(condition) {
+        if (condition === void 0) {
+          this.error();
+          if (!this.allErrors)
+            this.gen.if(false);
+          return;
+        }
+        this.gen.if(condition);
+        this.error();
+        if (this.allErrors)
+          this.gen.endIf();
+        else
+          this.gen.else();
+      }
+      fail$data(condition) {
+        if (!this.$data)
+          return this.fail(condition);
+        const { schemaCode } = this;
+        this.fail((0, codegen_1._)`${schemaCode} !== undefined && (${(0, codegen_1.or)(this.invalid$data(), condition)})`);
+      }
+      error(append, errorParams, errorPaths) {
+        if (errorParams) {
+          this.setParams(errorParams);
+          this._error(append, errorPaths);
+          this.setParams({});
+          return;
+        }
+        this._error(append, errorPaths);
+      }
+      _error(append, errorPaths) {
+        ;
+        (append ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
+      }
+      $dataError() {
+        (0, errors_1.reportError)(this, this.def.$dataError || errors_1.keyword$DataError);
+      }
+      reset() {
+        if (this.errsCount === void 0)
+          throw new Error('add "trackErrors" to keyword definition');
+        (0, errors_1.resetErrorsCount)(this.gen, this.errsCount);
+      }
+      ok(cond) {
+        if (!this.allErrors)
+          this.gen.if(cond);
+      }
+      setParams(obj, assign) {
+        if (assign)
+          Object.assign(this.params, obj);
+        else
+          this.params = obj;
+      }
+      block$data(valid, codeBlock, $dataValid = codegen_1.nil) {
+        this.gen.block(() => {
+          this.check$data(valid, $dataValid);
+          codeBlock();
+        });
+      }
+      check$data(valid = codegen_1.nil, $dataValid = codegen_1.nil) {
+        if (!this.$data)
+          return;
+        const { gen, schemaCode, schemaType, def } = this;
+        gen.if((0, codegen_1.or)((0, codegen_1._)`${schemaCode} === undefined`, $dataValid));
+        if (valid !== codegen_1.nil)
+          gen.assign(valid, true);
+        if (schemaType.length || def.validateSchema) {
+          gen.elseIf(this.invalid$data());
+          this.$dataError();
+          if (valid !== codegen_1.nil)
+            gen.assign(valid, false);
+        }
+        gen.else();
+      }
+      invalid$data() {
+        const { gen, schemaCode, schemaType, def, it } = this;
+        return (0, codegen_1.or)(wrong$DataType(), invalid$DataSchema());
+        function wrong$DataType() {
+          if (schemaType.length) {
+            if (!(schemaCode instanceof codegen_1.Name))
+              throw new Error("ajv implementation error");
+            const st = Array.isArray(schemaType) ? schemaType : [schemaType];
+            return (0, codegen_1._)`${(0, dataType_2.checkDataTypes)(st, schemaCode, it.opts.strictNumbers, dataType_2.DataType.Wrong)}`;
+          }
+          return codegen_1.nil;
+        }
+        function invalid$DataSchema() {
+          if (def.validateSchema) {
+            const validateSchemaRef = gen.scopeValue("validate$data", { ref: def.validateSchema });
+            return (0, codegen_1._)`!${validateSchemaRef}(${schemaCode})`;
+          }
+          return codegen_1.nil;
+        }
+      }
+      subschema(appl, valid) {
+        const subschema = (0, subschema_1.getSubschema)(this.it, appl);
+        (0, subschema_1.extendSubschemaData)(subschema, this.it, appl);
+        (0, subschema_1.extendSubschemaMode)(subschema, appl);
+        const nextContext = { ...this.it, ...subschema, items: void 0, props: void 0 };
+        subschemaCode(nextContext, valid);
+        return nextContext;
+      }
+      mergeEvaluated(schemaCxt, toName) {
+        const { it, gen } = this;
+        if (!it.opts.unevaluated)
+          return;
+        if (it.props !== true && schemaCxt.props !== void 0) {
+          it.props = util_1.mergeEvaluated.props(gen, schemaCxt.props, it.props, toName);
+        }
+        if (it.items !== true && schemaCxt.items !== void 0) {
+          it.items = util_1.mergeEvaluated.items(gen, schemaCxt.items, it.items, toName);
+        }
+      }
+      mergeValidEvaluated(schemaCxt, valid) {
+        const { it, gen } = this;
+        if (it.opts.unevaluated && (it.props !== true || it.items !== true)) {
+          gen.if(valid, () => this.mergeEvaluated(schemaCxt, codegen_1.Name));
+          return true;
+        }
+      }
+    };
+    exports.KeywordCxt = KeywordCxt;
+    function keywordCode(it, keyword, def, ruleType) {
+      const cxt = new KeywordCxt(it, def, keyword);
+      if ("code" in def) {
+        def.code(cxt, ruleType);
+      } else if (cxt.$data && def.validate) {
+        (0, keyword_1.funcKeywordCode)(cxt, def);
+      } else if ("macro" in def) {
+        (0, keyword_1.macroKeywordCode)(cxt, def);
+      } else if (def.compile || def.validate) {
+        (0, keyword_1.funcKeywordCode)(cxt, def);
+      }
+    }
+    var JSON_POINTER = /^\/(?:[^~]|~0|~1)*$/;
+    var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
+    function getData($data, { dataLevel, dataNames, dataPathArr }) {
+      let jsonPointer;
+      let data2;
+      if ($data === "")
+        return names_1.default.rootData;
+      if ($data[0] === "/") {
+        if (!JSON_POINTER.test($data))
+          throw new Error(`Invalid JSON-pointer: ${$data}`);
+        jsonPointer = $data;
+        data2 = names_1.default.rootData;
+      } else {
+        const matches = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches)
+          throw new Error(`Invalid JSON-pointer: ${$data}`);
+        const up = +matches[1];
+        jsonPointer = matches[2];
+        if (jsonPointer === "#") {
+          if (up >= dataLevel)
+            throw new Error(errorMsg("property/index", up));
+          return dataPathArr[dataLevel - up];
+        }
+        if (up > dataLevel)
+          throw new Error(errorMsg("data", up));
+        data2 = dataNames[dataLevel - up];
+        if (!jsonPointer)
+          return data2;
+      }
+      let expr = data2;
+      const segments = jsonPointer.split("/");
+      for (const segment of segments) {
+        if (segment) {
+          data2 = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
+          expr = (0, codegen_1._)`${expr} && ${data2}`;
+        }
+      }
+      return expr;
+      function errorMsg(pointerType, up) {
+        return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
+      }
+    }
+    exports.getData = getData;
+  }
+});
+
+// node_modules/ajv/dist/runtime/validation_error.js
+var require_validation_error = __commonJS({
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ValidationError = class extends Error {
+      constructor(errors) {
+        super("validation failed");
+        this.errors = errors;
+        this.ajv = this.validation = true;
+      }
+    };
+    exports.default = ValidationError;
+  }
+});
+
+// node_modules/ajv/dist/compile/ref_error.js
+var require_ref_error = __commonJS({
+  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var resolve_1 = require_resolve();
+    var MissingRefError = class extends Error {
+      constructor(resolver, baseId, ref2, msg) {
+        super(msg || `can't resolve reference ${ref2} from id ${baseId}`);
+        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref2);
+        this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
+      }
+    };
+    exports.default = MissingRefError;
+  }
+});
+
+// node_modules/ajv/dist/compile/index.js
+var require_compile = __commonJS({
+  "node_modules/ajv/dist/compile/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
+    var codegen_1 = require_codegen();
+    var validation_error_1 = require_validation_error();
+    var names_1 = require_names();
+    var resolve_1 = require_resolve();
+    var util_1 = require_util();
+    var validate_1 = require_validate();
+    var SchemaEnv = class {
+      constructor(env) {
+        var _a;
+        this.refs = {};
+        this.dynamicAnchors = {};
+        let schema;
+        if (typeof env.schema == "object")
+          schema = env.schema;
+        this.schema = env.schema;
+        this.schemaId = env.schemaId;
+        this.root = env.root || this;
+        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
+        this.schemaPath = env.schemaPath;
+        this.localRefs = env.localRefs;
+        this.meta = env.meta;
+        this.$async = schema === null || schema === void 0 ? void 0 : schema.$async;
+        this.refs = {};
+      }
+    };
+    exports.SchemaEnv = SchemaEnv;
+    function compileSchema2(sch) {
+      const _sch = getCompilingSchema.call(this, sch);
+      if (_sch)
+        return _sch;
+      const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
+      const { es5, lines: lines2 } = this.opts.code;
+      const { ownProperties } = this.opts;
+      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
+      let _ValidationError;
+      if (sch.$async) {
+        _ValidationError = gen.scopeValue("Error", {
+          ref: validation_error_1.default,
+          code: (0, codegen_1._)`require("ajv/dist/runtime/validation_error").default`
+        });
+      }
+      const validateName = gen.scopeName("validate");
+      sch.validateName = validateName;
+      const schemaCxt = {
+        gen,
+        allErrors: this.opts.allErrors,
+        data: names_1.default.data,
+        parentData: names_1.default.parentData,
+        parentDataProperty: names_1.default.parentDataProperty,
+        dataNames: [names_1.default.data],
+        dataPathArr: [codegen_1.nil],
+        // TODO can its length be used as dataLevel if nil is removed?
+        dataLevel: 0,
+        dataTypes: [],
+        definedProperties: /* @__PURE__ */ new Set(),
+        topSchemaRef: gen.scopeValue("schema", this.opts.code.source === true ? { ref: sch.schema, code: (0, codegen_1.stringify)(sch.schema) } : { ref: sch.schema }),
+        validateName,
+        ValidationError: _ValidationError,
+        schema: sch.schema,
+        schemaEnv: sch,
+        rootId,
+        baseId: sch.baseId || rootId,
+        schemaPath: codegen_1.nil,
+        errSchemaPath: sch.schemaPath || (this.opts.jtd ? "" : "#"),
+        errorPath: (0, codegen_1._)`""`,
+        opts: this.opts,
+        self: this
+      };
+      let sourceCode;
+      try {
+        this._compilations.add(sch);
+        (0, validate_1.validateFunctionCode)(schemaCxt);
+        gen.optimize(this.opts.code.optimize);
+        const validateCode = gen.toString();
+        sourceCode = `${gen.scopeRefs(names_1.default.scope)}return ${validateCode}`;
+        if (this.opts.code.process)
+          sourceCode = this.opts.code.process(sourceCode, sch);
+        const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
+        if (sch.$async)
+          validate2.$async = true;
+        if (this.opts.code.source === true) {
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
+        }
+        if (this.opts.unevaluated) {
+          const { props, items } = schemaCxt;
+          validate2.evaluated = {
+            props: props instanceof codegen_1.Name ? void 0 : props,
+            items: items instanceof codegen_1.Name ? void 0 : items,
+            dynamicProps: props instanceof codegen_1.Name,
+            dynamicItems: items instanceof codegen_1.Name
+          };
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
+        }
+        sch.validate = validate2;
+        return sch;
+      } catch (e) {
+        delete sch.validate;
+        delete sch.validateName;
+        if (sourceCode)
+          this.logger.error("Error compiling schema, function code:", sourceCode);
+        throw e;
+      } finally {
+        this._compilations.delete(sch);
+      }
+    }
+    exports.compileSchema = compileSchema2;
+    function resolveRef(root, baseId, ref2) {
+      var _a;
+      ref2 = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref2);
+      const schOrFunc = root.refs[ref2];
+      if (schOrFunc)
+        return schOrFunc;
+      let _sch = resolve33.call(this, root, ref2);
+      if (_sch === void 0) {
+        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
+        const { schemaId } = this.opts;
+        if (schema)
+          _sch = new SchemaEnv({ schema, schemaId, root, baseId });
+      }
+      if (_sch === void 0)
+        return;
+      return root.refs[ref2] = inlineOrCompile.call(this, _sch);
+    }
+    exports.resolveRef = resolveRef;
+    function inlineOrCompile(sch) {
+      if ((0, resolve_1.inlineRef)(sch.schema, this.opts.inlineRefs))
+        return sch.schema;
+      return sch.validate ? sch : compileSchema2.call(this, sch);
+    }
+    function getCompilingSchema(schEnv) {
+      for (const sch of this._compilations) {
+        if (sameSchemaEnv(sch, schEnv))
+          return sch;
+      }
+    }
+    exports.getCompilingSchema = getCompilingSchema;
+    function sameSchemaEnv(s1, s2) {
+      return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
+    }
+    function resolve33(root, ref2) {
+      let sch;
+      while (typeof (sch = this.refs[ref2]) == "string")
+        ref2 = sch;
+      return sch || this.schemas[ref2] || resolveSchema.call(this, root, ref2);
+    }
+    function resolveSchema(root, ref2) {
+      const p = this.opts.uriResolver.parse(ref2);
+      const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
+      let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
+      if (Object.keys(root.schema).length > 0 && refPath === baseId) {
+        return getJsonPointer.call(this, p, root);
+      }
+      const id = (0, resolve_1.normalizeId)(refPath);
+      const schOrRef = this.refs[id] || this.schemas[id];
+      if (typeof schOrRef == "string") {
+        const sch = resolveSchema.call(this, root, schOrRef);
+        if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
+          return;
+        return getJsonPointer.call(this, p, sch);
+      }
+      if (typeof (schOrRef === null || schOrRef === void 0 ? void 0 : schOrRef.schema) !== "object")
+        return;
+      if (!schOrRef.validate)
+        compileSchema2.call(this, schOrRef);
+      if (id === (0, resolve_1.normalizeId)(ref2)) {
+        const { schema } = schOrRef;
+        const { schemaId } = this.opts;
+        const schId = schema[schemaId];
+        if (schId)
+          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
+        return new SchemaEnv({ schema, schemaId, root, baseId });
+      }
+      return getJsonPointer.call(this, p, schOrRef);
+    }
+    exports.resolveSchema = resolveSchema;
+    var PREVENT_SCOPE_CHANGE = /* @__PURE__ */ new Set([
+      "properties",
+      "patternProperties",
+      "enum",
+      "dependencies",
+      "definitions"
+    ]);
+    function getJsonPointer(parsedRef, { baseId, schema, root }) {
+      var _a;
+      if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
+        return;
+      for (const part of parsedRef.fragment.slice(1).split("/")) {
+        if (typeof schema === "boolean")
+          return;
+        const partSchema = schema[(0, util_1.unescapeFragment)(part)];
+        if (partSchema === void 0)
+          return;
+        schema = partSchema;
+        const schId = typeof schema === "object" && schema[this.opts.schemaId];
+        if (!PREVENT_SCOPE_CHANGE.has(part) && schId) {
+          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
+        }
+      }
+      let env;
+      if (typeof schema != "boolean" && schema.$ref && !(0, util_1.schemaHasRulesButRef)(schema, this.RULES)) {
+        const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
+        env = resolveSchema.call(this, root, $ref);
+      }
+      const { schemaId } = this.opts;
+      env = env || new SchemaEnv({ schema, schemaId, root, baseId });
+      if (env.schema !== env.root.schema)
+        return env;
+      return void 0;
+    }
+  }
+});
+
+// node_modules/ajv/dist/refs/data.json
+var require_data = __commonJS({
+  "node_modules/ajv/dist/refs/data.json"(exports, module) {
+    module.exports = {
+      $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
+      description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
+      type: "object",
+      required: ["$data"],
+      properties: {
+        $data: {
+          type: "string",
+          anyOf: [{ format: "relative-json-pointer" }, { format: "json-pointer" }]
+        }
+      },
+      additionalProperties: false
+    };
+  }
+});
+
+// node_modules/fast-uri/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/fast-uri/lib/utils.js"(exports, module) {
+    "use strict";
+    var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
+    var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
+    var isPort = RegExp.prototype.test.bind(/^\d*$/u);
+    var isHexPair = RegExp.prototype.test.bind(/^[\da-f]{2}$/iu);
+    var isUnreserved = RegExp.prototype.test.bind(/^[\da-z\-._~]$/iu);
+    var isPathCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/u);
+    var isQueryFragmentCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/u);
+    var isUserinfoCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:]$/u);
+    var BYTE_HEX = new Array(256);
+    {
+      const HEX_DIGITS = "0123456789ABCDEF";
+      for (let i = 0; i < 256; i++) {
+        BYTE_HEX[i] = "%" + HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15];
+      }
+    }
+    function percentEncodeNonAscii(cp) {
+      if (cp < 2048) {
+        return BYTE_HEX[192 | cp >> 6] + BYTE_HEX[128 | cp & 63];
+      }
+      if (cp < 65536) {
+        return BYTE_HEX[224 | cp >> 12] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
+      }
+      return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
+    }
+    function stringArrayToHexStripped(input) {
+      let acc = "";
+      let code3 = 0;
+      let i = 0;
+      for (i = 0; i < input.length; i++) {
+        code3 = input[i].charCodeAt(0);
+        if (code3 === 48) {
+          continue;
+        }
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
+          return "";
+        }
+        acc += input[i];
+        break;
+      }
+      for (i += 1; i < input.length; i++) {
+        code3 = input[i].charCodeAt(0);
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
+          return "";
+        }
+        acc += input[i];
+      }
+      return acc;
+    }
+    var isHextet = RegExp.prototype.test.bind(/^[\dA-Fa-f]{1,4}$/);
+    var isIPvFuture = RegExp.prototype.test.bind(/^[vV][\dA-Fa-f]+\.[A-Za-z\d\-._~!$&'()*+,;=:]+$/);
+    var isZoneCharacter = RegExp.prototype.test.bind(/^[A-Za-z\d\-._~]$/);
+    var nonSimpleDomain = RegExp.prototype.test.bind(/[^!"$&'()*+,\-.;=_`a-z{}~]/u);
+    function isZoneIdentifier(zone) {
+      if (zone.length === 0) return false;
+      for (let i = 0; i < zone.length; i++) {
+        if (isZoneCharacter(zone[i])) continue;
+        if (zone[i] === "%" && i + 2 < zone.length && isHexPair(zone.slice(i + 1, i + 3))) {
+          i += 2;
+          continue;
+        }
+        return false;
+      }
+      return true;
+    }
+    function compressIPv6ZeroRun(hextets) {
+      let bestStart = -1;
+      let bestLength = 0;
+      let runStart = -1;
+      let runLength = 0;
+      for (let i = 0; i < hextets.length; i++) {
+        if (hextets[i] === "0") {
+          if (runStart === -1) runStart = i;
+          runLength++;
+          if (runLength > bestLength) {
+            bestLength = runLength;
+            bestStart = runStart;
+          }
+        } else {
+          runStart = -1;
+          runLength = 0;
+        }
+      }
+      if (bestLength < 2) return hextets.join(":");
+      const head = hextets.slice(0, bestStart).join(":");
+      const tail = hextets.slice(bestStart + bestLength).join(":");
+      return head + "::" + tail;
+    }
+    function normalizeIPv6Address(input) {
+      const compression = input.indexOf("::");
+      if (compression !== -1 && input.indexOf("::", compression + 1) !== -1) return void 0;
+      const left = compression === -1 ? input.split(":") : input.slice(0, compression).split(":");
+      const right = compression === -1 ? [] : input.slice(compression + 2).split(":");
+      if (compression !== -1) {
+        if (left.length === 1 && left[0] === "") left.length = 0;
+        if (right.length === 1 && right[0] === "") right.length = 0;
+      }
+      const parts = left.concat(right);
+      let hextetCount = 0;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i];
+        if (part === "") return void 0;
+        if (part.indexOf(".") !== -1) {
+          if (i !== parts.length - 1 || compression !== -1 && right.length === 0 || !isIPv4(part)) return void 0;
+          hextetCount += 2;
+          continue;
+        }
+        if (!isHextet(part)) return void 0;
+        parts[i] = parseInt(part, 16).toString(16);
+        hextetCount++;
+      }
+      if (compression === -1) {
+        if (hextetCount !== 8) return void 0;
+        return compressIPv6ZeroRun(parts);
+      }
+      if (hextetCount >= 8) return void 0;
+      const expanded = parts.slice(0, left.length);
+      for (let i = hextetCount; i < 8; i++) expanded.push("0");
+      for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
+      return compressIPv6ZeroRun(expanded);
+    }
+    function normalizeIPv6(host) {
+      const bracketed = host[0] === "[" && host[host.length - 1] === "]";
+      const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
+      if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
+      let input = bracketed ? host.slice(1, -1) : host;
+      if (bracketed && isIPvFuture(input)) {
+        input = input.toLowerCase();
+        return { host: `[${input}]`, escapedHost: input, isIPV6: false, isIPVFuture: true };
+      }
+      if (findToken(input, ":") < 2) {
+        return { host, isIPV6: false, error: bracketed };
+      }
+      let zoneIdentifier = "";
+      const zoneSeparator = input.indexOf("%");
+      if (zoneSeparator !== -1) {
+        const separatorLength = input.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
+        zoneIdentifier = input.slice(zoneSeparator + separatorLength);
+        if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
+        input = input.slice(0, zoneSeparator);
+      }
+      const address = normalizeIPv6Address(input);
+      if (address === void 0) return { host, isIPV6: false, error: true };
+      return {
+        host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
+        escapedHost: address + (zoneIdentifier ? "%25" + zoneIdentifier : ""),
+        isIPV6: true
+      };
+    }
+    function findToken(str, token) {
+      let ind = 0;
+      for (let i = 0; i < str.length; i++) {
+        if (str[i] === token) ind++;
+      }
+      return ind;
+    }
+    function removeDotSegments(path) {
+      let input = path;
+      const output = [];
+      let nextSlash = -1;
+      let len = 0;
+      while (len = input.length) {
+        if (len === 1) {
+          if (input === ".") {
+            break;
+          } else if (input === "/") {
+            output.push("/");
+            break;
+          } else {
+            output.push(input);
+            break;
+          }
+        } else if (len === 2) {
+          if (input[0] === ".") {
+            if (input[1] === ".") {
+              break;
+            } else if (input[1] === "/") {
+              input = input.slice(2);
+              continue;
+            }
+          } else if (input[0] === "/") {
+            if (input[1] === "." || input[1] === "/") {
+              output.push("/");
+              break;
+            }
+          }
+        } else if (len === 3) {
+          if (input === "/..") {
+            if (output.length !== 0) {
+              output.pop();
+            }
+            output.push("/");
+            break;
+          }
+        }
+        if (input[0] === ".") {
+          if (input[1] === ".") {
+            if (input[2] === "/") {
+              input = input.slice(3);
+              continue;
+            }
+          } else if (input[1] === "/") {
+            input = input.slice(2);
+            continue;
+          }
+        } else if (input[0] === "/") {
+          if (input[1] === ".") {
+            if (input[2] === "/") {
+              input = input.slice(2);
+              continue;
+            } else if (input[2] === ".") {
+              if (input[3] === "/") {
+                input = input.slice(3);
+                if (output.length !== 0) {
+                  output.pop();
+                }
+                continue;
+              }
+            }
+          }
+        }
+        if ((nextSlash = input.indexOf("/", 1)) === -1) {
+          output.push(input);
+          break;
+        } else {
+          output.push(input.slice(0, nextSlash));
+          input = input.slice(nextSlash);
+        }
+      }
+      return output.join("");
+    }
+    function removeDotSegmentsRelative(path) {
+      if (path === "" || path[0] === "/") {
+        return removeDotSegments(path);
+      }
+      const segments = path.split("/");
+      const last = segments.length - 1;
+      const output = [];
+      let trailingDirectory = false;
+      for (let i = 0; i <= last; i++) {
+        const segment = segments[i];
+        if (segment === "." || segment === "..") {
+          if (segment === "..") {
+            if (output.length !== 0 && output[output.length - 1] !== "..") {
+              output.pop();
+            } else {
+              output.push("..");
+            }
+          }
+          trailingDirectory = i === last;
+        } else {
+          output.push(segment);
+        }
+      }
+      if (trailingDirectory && output[output.length - 1] !== "..") {
+        output.push("");
+      }
+      if (output.length === 0 || output[0] === "" || output[0].includes(":")) {
+        output.unshift(".");
+      }
+      return output.join("/");
+    }
+    var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
+    var HOST_DELIM_RE = /[@/?#:]/g;
+    var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
+    function reescapeHostDelimiters(host, isIP) {
+      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+      re.lastIndex = 0;
+      return host.replace(re, (ch) => HOST_DELIMS[ch]);
+    }
+    function normalizePercentEncoding(input, decodeUnreserved = false) {
+      if (input.indexOf("%") === -1) {
+        return input;
+      }
+      let output = "";
+      for (let i = 0; i < input.length; i++) {
+        if (input[i] === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            const normalizedHex = hex.toUpperCase();
+            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (decodeUnreserved && isUnreserved(decoded)) {
+              output += decoded;
+            } else {
+              output += "%" + normalizedHex;
+            }
+            i += 2;
+            continue;
+          }
+        }
+        output += input[i];
+      }
+      return output;
+    }
+    function normalizePathEncoding(input) {
+      let output = "";
+      for (let i = 0; i < input.length; i++) {
+        const ch = input[i];
+        if (ch === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            const normalizedHex = hex.toUpperCase();
+            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (decoded !== "." && isUnreserved(decoded)) {
+              output += decoded;
+            } else {
+              output += "%" + normalizedHex;
+            }
+            i += 2;
+            continue;
+          }
+        }
+        if (isPathCharacter(ch)) {
+          output += ch;
+        } else {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
+            const low = input.charCodeAt(i + 1);
+            if (low >= 56320 && low <= 57343) {
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              i++;
+            } else {
+              output += percentEncodeNonAscii(65533);
+            }
+          } else {
+            output += percentEncodeNonAscii(65533);
+          }
+        }
+      }
+      return output;
+    }
+    function serializePathEncoding(input, pathNoScheme = false) {
+      let output = "";
+      let firstSegment = pathNoScheme && input[0] !== "/";
+      for (let i = 0; i < input.length; i++) {
+        const ch = input[i];
+        if (ch === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            output += "%" + hex.toUpperCase();
+            i += 2;
+            continue;
+          }
+        }
+        if (ch === "/") {
+          firstSegment = false;
+        }
+        if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
+          output += ch;
+        } else {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
+            const low = input.charCodeAt(i + 1);
+            if (low >= 56320 && low <= 57343) {
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              i++;
+            } else {
+              output += percentEncodeNonAscii(65533);
+            }
+          } else {
+            output += percentEncodeNonAscii(65533);
+          }
+        }
+      }
+      return output;
+    }
+    function encodeComponent(input, isAllowed) {
+      let output = "";
+      for (let i = 0; i < input.length; i++) {
+        const ch = input[i];
+        if (ch === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            output += "%" + hex.toUpperCase();
+            i += 2;
+            continue;
+          }
+        }
+        if (isAllowed(ch)) {
+          output += ch;
+        } else {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
+            const low = input.charCodeAt(i + 1);
+            if (low >= 56320 && low <= 57343) {
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              i++;
+            } else {
+              output += percentEncodeNonAscii(65533);
+            }
+          } else {
+            output += percentEncodeNonAscii(65533);
+          }
+        }
+      }
+      return output;
+    }
+    function encodeUserinfo(input) {
+      return encodeComponent(input, isUserinfoCharacter);
+    }
+    function encodeQuery(input) {
+      return encodeComponent(input, isQueryFragmentCharacter);
+    }
+    function encodeFragment(input) {
+      return encodeComponent(input, isQueryFragmentCharacter);
+    }
+    function isEscapeSafe(cp) {
+      return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
+    }
+    function normalizeQueryFragmentEncoding(input) {
+      let output = "";
+      for (let i = 0; i < input.length; i++) {
+        const ch = input[i];
+        if (ch === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            const normalizedHex = hex.toUpperCase();
+            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (isUnreserved(decoded)) {
+              output += decoded;
+            } else {
+              output += "%" + normalizedHex;
+            }
+            i += 2;
+            continue;
+          }
+        }
+        if (isQueryFragmentCharacter(ch)) {
+          output += ch;
+        } else {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
+            const low = input.charCodeAt(i + 1);
+            if (low >= 56320 && low <= 57343) {
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              i++;
+            } else {
+              output += percentEncodeNonAscii(65533);
+            }
+          } else {
+            output += percentEncodeNonAscii(65533);
+          }
+        }
+      }
+      return output;
+    }
+    function escapePreservingEscapes(input) {
+      let output = "";
+      for (let i = 0; i < input.length; i++) {
+        if (input[i] === "%" && i + 2 < input.length) {
+          const hex = input.slice(i + 1, i + 3);
+          if (isHexPair(hex)) {
+            output += "%" + hex.toUpperCase();
+            i += 2;
+            continue;
+          }
+        }
+        output += escape(input[i]);
+      }
+      return output;
+    }
+    function recomposeAuthority(component) {
+      const uriTokens = [];
+      if (component.userinfo !== void 0) {
+        uriTokens.push(encodeUserinfo(component.userinfo));
+        uriTokens.push("@");
+      }
+      if (component.host !== void 0) {
+        let host = component.host;
+        if (!isIPv4(host)) {
+          let ipV6res = normalizeIPv6(host);
+          if (ipV6res.isIPV6 !== true && ipV6res.isIPVFuture !== true) {
+            host = normalizePercentEncoding(host, true);
+            ipV6res = normalizeIPv6(host);
+          }
+          if (ipV6res.isIPV6 === true || ipV6res.isIPVFuture === true) {
+            host = `[${ipV6res.escapedHost}]`;
+          } else {
+            host = reescapeHostDelimiters(host, false);
+          }
+        }
+        uriTokens.push(host);
+      }
+      if (typeof component.port === "number" || typeof component.port === "string") {
+        const port = String(component.port);
+        if (!isPort(port)) {
+          throw new TypeError("URI port is malformed.");
+        }
+        uriTokens.push(":");
+        uriTokens.push(port);
+      }
+      return uriTokens.length ? uriTokens.join("") : void 0;
+    }
+    module.exports = {
+      nonSimpleDomain,
+      recomposeAuthority,
+      reescapeHostDelimiters,
+      normalizePercentEncoding,
+      normalizePathEncoding,
+      serializePathEncoding,
+      normalizeQueryFragmentEncoding,
+      encodeUserinfo,
+      encodeQuery,
+      encodeFragment,
+      escapePreservingEscapes,
+      removeDotSegments,
+      removeDotSegmentsRelative,
+      isIPv4,
+      isUUID,
+      normalizeIPv6,
+      stringArrayToHexStripped
+    };
+  }
+});
+
+// node_modules/fast-uri/lib/schemes.js
+var require_schemes = __commonJS({
+  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
+    "use strict";
+    var { isUUID } = require_utils();
+    var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
+    var supportedSchemeNames = (
+      /** @type {const} */
+      [
+        "http",
+        "https",
+        "ws",
+        "wss",
+        "urn",
+        "urn:uuid"
+      ]
+    );
+    function isValidSchemeName(name) {
+      return supportedSchemeNames.indexOf(
+        /** @type {*} */
+        name
+      ) !== -1;
+    }
+    function wsIsSecure(wsComponent) {
+      if (wsComponent.secure === true) {
+        return true;
+      } else if (wsComponent.secure === false) {
+        return false;
+      } else if (wsComponent.scheme) {
+        return wsComponent.scheme.length === 3 && (wsComponent.scheme[0] === "w" || wsComponent.scheme[0] === "W") && (wsComponent.scheme[1] === "s" || wsComponent.scheme[1] === "S") && (wsComponent.scheme[2] === "s" || wsComponent.scheme[2] === "S");
+      } else {
+        return false;
+      }
+    }
+    function httpParse(component) {
+      if (!component.host) {
+        component.error = component.error || "HTTP URIs must have a host.";
+      }
+      return component;
+    }
+    function httpSerialize(component) {
+      const secure = String(component.scheme).toLowerCase() === "https";
+      if (component.port === (secure ? 443 : 80) || component.port === "") {
+        component.port = void 0;
+      }
+      if (!component.path) {
+        component.path = "/";
+      }
+      return component;
+    }
+    function wsParse(wsComponent) {
+      wsComponent.secure = wsIsSecure(wsComponent);
+      wsComponent.resourceName = (wsComponent.path || "/") + (wsComponent.query ? "?" + wsComponent.query : "");
+      wsComponent.path = void 0;
+      wsComponent.query = void 0;
+      return wsComponent;
+    }
+    function wsSerialize(wsComponent) {
+      if (wsComponent.port === (wsIsSecure(wsComponent) ? 443 : 80) || wsComponent.port === "") {
+        wsComponent.port = void 0;
+      }
+      if (typeof wsComponent.secure === "boolean") {
+        wsComponent.scheme = wsComponent.secure ? "wss" : "ws";
+        wsComponent.secure = void 0;
+      }
+      if (wsComponent.resourceName) {
+        const queryIndex = wsComponent.resourceName.indexOf("?");
+        const path = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path && path !== "/" ? path : void 0;
+        wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
+        wsComponent.resourceName = void 0;
+      }
+      wsComponent.fragment = void 0;
+      return wsComponent;
+    }
+    function urnParse(urnComponent, options) {
+      if (!urnComponent.path) {
+        urnComponent.error = "URN can not be parsed";
+        return urnComponent;
+      }
+      const matches = urnComponent.path.match(URN_REG);
+      if (matches && matches[0] === urnComponent.path) {
+        const scheme = options.scheme || urnComponent.scheme || "urn";
+        urnComponent.nid = matches[1].toLowerCase();
+        urnComponent.nss = matches[2];
+        const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
+        const schemeHandler = getSchemeHandler(urnScheme);
+        urnComponent.path = void 0;
+        if (schemeHandler) {
+          urnComponent = schemeHandler.parse(urnComponent, options);
+        }
+      } else {
+        urnComponent.error = urnComponent.error || "URN can not be parsed.";
+      }
+      return urnComponent;
+    }
+    function urnSerialize(urnComponent, options) {
+      if (urnComponent.nid === void 0) {
+        throw new Error("URN without nid cannot be serialized");
+      }
+      const scheme = options.scheme || urnComponent.scheme || "urn";
+      const nid = urnComponent.nid.toLowerCase();
+      const urnScheme = `${scheme}:${options.nid || nid}`;
+      const schemeHandler = getSchemeHandler(urnScheme);
+      if (schemeHandler) {
+        urnComponent = schemeHandler.serialize(urnComponent, options);
+      }
+      const uriComponent = urnComponent;
+      const nss = urnComponent.nss;
+      uriComponent.path = `${nid || options.nid}:${nss}`;
+      options.skipEscape = true;
+      return uriComponent;
+    }
+    function urnuuidParse(urnComponent, options) {
+      const uuidComponent = urnComponent;
+      uuidComponent.uuid = uuidComponent.nss;
+      uuidComponent.nss = void 0;
+      if (!options.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
+        uuidComponent.error = uuidComponent.error || "UUID is not valid.";
+      }
+      return uuidComponent;
+    }
+    function urnuuidSerialize(uuidComponent) {
+      const urnComponent = uuidComponent;
+      urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
+      return urnComponent;
+    }
+    var http = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "http",
+        domainHost: true,
+        parse: httpParse,
+        serialize: httpSerialize
+      }
+    );
+    var https = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "https",
+        domainHost: http.domainHost,
+        parse: httpParse,
+        serialize: httpSerialize
+      }
+    );
+    var ws = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "ws",
+        domainHost: true,
+        parse: wsParse,
+        serialize: wsSerialize
+      }
+    );
+    var wss = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "wss",
+        domainHost: ws.domainHost,
+        parse: ws.parse,
+        serialize: ws.serialize
+      }
+    );
+    var urn = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "urn",
+        parse: urnParse,
+        serialize: urnSerialize,
+        skipNormalize: true
+      }
+    );
+    var urnuuid = (
+      /** @type {SchemeHandler} */
+      {
+        scheme: "urn:uuid",
+        parse: urnuuidParse,
+        serialize: urnuuidSerialize,
+        skipNormalize: true
+      }
+    );
+    var SCHEMES2 = (
+      /** @type {Record<SchemeName, SchemeHandler>} */
+      {
+        http,
+        https,
+        ws,
+        wss,
+        urn,
+        "urn:uuid": urnuuid
+      }
+    );
+    Object.setPrototypeOf(SCHEMES2, null);
+    function getSchemeHandler(scheme) {
+      return scheme && (SCHEMES2[
+        /** @type {SchemeName} */
+        scheme
+      ] || SCHEMES2[
+        /** @type {SchemeName} */
+        scheme.toLowerCase()
+      ]) || void 0;
+    }
+    module.exports = {
+      wsIsSecure,
+      SCHEMES: SCHEMES2,
+      isValidSchemeName,
+      getSchemeHandler
+    };
+  }
+});
+
+// node_modules/fast-uri/index.js
+var require_fast_uri = __commonJS({
+  "node_modules/fast-uri/index.js"(exports, module) {
+    "use strict";
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
+    var { SCHEMES: SCHEMES2, getSchemeHandler } = require_schemes();
+    var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
+    var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
+    var MALFORMED_HOST_ERROR = "URI host is malformed.";
+    var FORBIDDEN_DOMAIN_HOST_CHARACTER = /[\0-\x20"#/:<>?@[\\\]^`{|}\x7F]/u;
+    function validateScheme(scheme) {
+      const stringScheme = String(scheme);
+      if (!VALID_SCHEME.test(stringScheme)) {
+        throw new TypeError(MALFORMED_SCHEME_ERROR);
+      }
+      return stringScheme;
+    }
+    function normalize(uri, options) {
+      if (typeof uri === "string") {
+        uri = /** @type {T} */
+        normalizeString(uri, options);
+      } else if (typeof uri === "object") {
+        uri = /** @type {T} */
+        parse4(serialize(uri, options), options);
+      }
+      return uri;
+    }
+    function resolve33(baseURI, relativeURI, options) {
+      const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
+      const {
+        parsed: baseParsed,
+        malformedAuthorityOrPort: baseMalformed,
+        malformedPercentEncoding: baseMalformedPercentEncoding,
+        malformedSchemeSpecific: baseMalformedSchemeSpecific,
+        malformedHost: baseMalformedHost,
+        malformedScheme: baseMalformedScheme
+      } = parseWithStatus(baseURI, schemelessOptions);
+      const {
+        parsed: relativeParsed,
+        malformedAuthorityOrPort: relativeMalformed,
+        malformedPercentEncoding: relativeMalformedPercentEncoding,
+        malformedSchemeSpecific: relativeMalformedSchemeSpecific,
+        malformedHost: relativeMalformedHost,
+        malformedScheme: relativeMalformedScheme
+      } = parseWithStatus(relativeURI, schemelessOptions);
+      if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
+        throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
+      }
+      const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved.scheme);
+      const resolvedHost = resolved.host;
+      const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
+      if (hasForbiddenDomainHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+        throw new Error(MALFORMED_HOST_ERROR);
+      }
+      canonicalizeHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
+      if (resolved.error && !encodedASCIIHost) {
+        throw new Error(resolved.error);
+      }
+      schemelessOptions.skipEscape = true;
+      return serialize(resolved, schemelessOptions);
+    }
+    function resolveComponent(base, relative11, options, skipNormalization) {
+      const target = {};
+      if (!skipNormalization) {
+        base = parse4(serialize(base, options), options);
+        relative11 = parse4(serialize(relative11, options), options);
+      }
+      options = options || {};
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
+      } else {
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
+        } else {
+          if (!relative11.path) {
+            target.path = base.path;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
+            } else {
+              target.query = base.query;
+            }
+          } else {
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
+            } else {
+              const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
+              if (baseHasAuthority && !base.path) {
+                target.path = "/" + relative11.path;
+              } else if (!base.path) {
+                target.path = relative11.path;
+              } else {
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
+              }
+              target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
+            }
+            target.query = relative11.query;
+          }
+          target.userinfo = base.userinfo;
+          target.host = base.host;
+          target.port = base.port;
+        }
+        target.scheme = base.scheme;
+      }
+      target.fragment = relative11.fragment;
+      return target;
+    }
+    function equal(uriA, uriB, options) {
+      const normalizedA = normalizeComparableURI(uriA, options);
+      const normalizedB = normalizeComparableURI(uriB, options);
+      return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
+    }
+    function serialize(cmpts, opts) {
+      const component = {
+        host: cmpts.host,
+        scheme: cmpts.scheme,
+        userinfo: cmpts.userinfo,
+        port: cmpts.port,
+        path: cmpts.path,
+        query: cmpts.query,
+        nid: cmpts.nid,
+        nss: cmpts.nss,
+        uuid: cmpts.uuid,
+        fragment: cmpts.fragment,
+        reference: cmpts.reference,
+        resourceName: cmpts.resourceName,
+        secure: cmpts.secure,
+        error: ""
+      };
+      const options = Object.assign({}, opts);
+      const uriTokens = [];
+      if (component.scheme) {
+        component.scheme = validateScheme(component.scheme);
+      }
+      const schemeHandler = getSchemeHandler(options.scheme || component.scheme);
+      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options);
+      const hasAuthority = component.userinfo !== void 0 || component.host !== void 0 || component.port !== void 0;
+      const schemelessReference = (component.scheme === void 0 || options.reference === "suffix") && !hasAuthority;
+      const pathNoScheme = !options.skipEscape && schemelessReference;
+      if (component.path !== void 0) {
+        if (!options.skipEscape) {
+          component.path = serializePathEncoding(component.path, pathNoScheme);
+        } else {
+          component.path = normalizePercentEncoding(component.path);
+        }
+      }
+      if (options.reference !== "suffix" && component.scheme) {
+        component.scheme = validateScheme(component.scheme);
+        uriTokens.push(component.scheme, ":");
+      }
+      const authority = recomposeAuthority(component);
+      if (authority !== void 0) {
+        if (options.reference !== "suffix") {
+          uriTokens.push("//");
+        }
+        uriTokens.push(authority);
+        if (component.path && component.path[0] !== "/") {
+          uriTokens.push("/");
+        }
+      }
+      if (component.path !== void 0) {
+        let s = component.path;
+        if (!options.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
+          s = schemelessReference && s[0] !== "/" ? removeDotSegmentsRelative(s) : removeDotSegments(s);
+        }
+        if (schemelessReference) {
+          s = serializePathEncoding(s, true);
+        }
+        if (authority === void 0 && s[0] === "/" && s[1] === "/") {
+          s = "/%2F" + s.slice(2);
+        }
+        uriTokens.push(s);
+      }
+      if (component.query !== void 0) {
+        uriTokens.push("?", encodeQuery(component.query));
+      }
+      if (component.fragment !== void 0) {
+        uriTokens.push("#", encodeFragment(component.fragment));
+      }
+      return uriTokens.join("");
+    }
+    var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
+    var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
+    var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
+    function getParseError(parsed, matches) {
+      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+        return 'URI path must start with "/" when authority is present.';
+      }
+      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
+        return "URI port is malformed.";
+      }
+      return void 0;
+    }
+    function hasMalformedPercentEncoding(component) {
+      if (component === void 0) return false;
+      let percent2 = component.indexOf("%");
+      while (percent2 !== -1) {
+        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
+          return true;
+        }
+        percent2 = component.indexOf("%", percent2 + 3);
+      }
+      return false;
+    }
+    function isIPLiteral(host) {
+      return host[0] === "[" && host[host.length - 1] === "]";
+    }
+    function hasMalformedComponentPercentEncoding(matches) {
+      const host = matches[4];
+      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
+    }
+    function canonicalizeHost(parsed, options, schemeHandler, isIP) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
+        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+        return true;
+      }
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+        let url;
+        try {
+          url = new URL("http://" + parsed.host);
+        } catch (e) {
+          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
+          return true;
+        }
+        if (!isHostOnlyURL(url)) {
+          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+          return true;
+        }
+        parsed.host = url.hostname;
+      }
+      return false;
+    }
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP) {
+      return Boolean(
+        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+      );
+    }
+    function isHostOnlyURL(url) {
+      return url.username === "" && url.password === "" && url.port === "" && url.pathname === "/" && url.search === "" && url.hash === "" && url.hostname !== "";
+    }
+    function parseWithStatus(uri, opts) {
+      const options = Object.assign({}, opts);
+      const parsed = {
+        scheme: void 0,
+        userinfo: void 0,
+        host: "",
+        port: void 0,
+        path: "",
+        query: void 0,
+        fragment: void 0
+      };
+      let malformedAuthorityOrPort = false;
+      let malformedPercentEncoding = false;
+      let malformedSchemeSpecific = false;
+      let malformedHost = false;
+      let malformedIPLiteral = false;
+      let malformedScheme = false;
+      let isIP = false;
+      if (options.reference === "suffix") {
+        if (options.scheme) {
+          uri = options.scheme + ":" + uri;
+        } else {
+          uri = "//" + uri;
+        }
+      }
+      const authorityMatch = uri.match(AUTHORITY_PREFIX);
+      if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
+        parsed.error = "URI authority must not contain a literal backslash.";
+        malformedAuthorityOrPort = true;
+      }
+      const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
+      if (introducerMatch !== null) {
+        const region = introducerMatch[1];
+        const normalizedRegion = region.replace(/[\t\n\r]/g, "");
+        if (normalizedRegion.length >= 2) {
+          if (normalizedRegion.slice(0, 2) !== "//") {
+            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
+            malformedAuthorityOrPort = true;
+          } else if (region.length !== normalizedRegion.length) {
+            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
+            malformedAuthorityOrPort = true;
+          }
+        }
+      }
+      const matches = uri.match(URI_PARSE);
+      if (matches) {
+        parsed.scheme = matches[1];
+        parsed.userinfo = matches[3];
+        parsed.host = matches[4];
+        parsed.port = parseInt(matches[5], 10);
+        parsed.path = matches[6] || "";
+        parsed.query = matches[7];
+        parsed.fragment = matches[8];
+        if (parsed.scheme !== void 0) {
+          if (VALID_SCHEME.test(parsed.scheme)) {
+            parsed.scheme = parsed.scheme.toLowerCase();
+          } else {
+            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
+            malformedScheme = true;
+          }
+        }
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
+        if (malformedPercentEncoding) {
+          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
+        }
+        if (isNaN(parsed.port)) {
+          parsed.port = matches[5];
+        }
+        const parseError = getParseError(parsed, matches);
+        if (parseError !== void 0) {
+          parsed.error = parsed.error || parseError;
+          malformedAuthorityOrPort = true;
+        }
+        if (parsed.host) {
+          const ipv4result = isIPv4(parsed.host);
+          if (ipv4result === false) {
+            const bracketedIPLiteral = isIPLiteral(parsed.host);
+            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
+            const ipv6result = normalizeIPv6(parsed.host);
+            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
+            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            if (malformedIPLiteral) {
+              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+              malformedAuthorityOrPort = true;
+            }
+          } else {
+            isIP = true;
+          }
+        }
+        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
+          parsed.reference = "same-document";
+        } else if (parsed.scheme === void 0) {
+          parsed.reference = "relative";
+        } else if (parsed.fragment === void 0) {
+          parsed.reference = "absolute";
+        } else {
+          parsed.reference = "uri";
+        }
+        if (options.reference && options.reference !== "suffix" && options.reference !== parsed.reference) {
+          parsed.error = parsed.error || "URI is not a " + options.reference + " reference.";
+        }
+        const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
+        if (!malformedIPLiteral) {
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP);
+        }
+        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
+          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP) {
+            host = normalizePercentEncoding(host.toLowerCase());
+          }
+          parsed.host = isIP || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+        }
+        if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
+          if (parsed.path) {
+            parsed.path = normalizePathEncoding(parsed.path);
+          }
+          if (parsed.query) {
+            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
+          }
+          if (parsed.fragment) {
+            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
+          }
+        }
+        if (schemeHandler && schemeHandler.parse) {
+          schemeHandler.parse(parsed, options);
+          if (schemeHandler === SCHEMES2.urn && parsed.nid === void 0) {
+            malformedSchemeSpecific = true;
+          }
+        }
+      } else {
+        parsed.error = parsed.error || "URI can not be parsed.";
+      }
+      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
+    }
+    function parse4(uri, opts) {
+      return parseWithStatus(uri, opts).parsed;
+    }
+    function normalizeString(uri, opts) {
+      return normalizeStringWithStatus(uri, opts).normalized;
+    }
+    function normalizeStringWithStatus(uri, opts) {
+      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
+      return {
+        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed, opts),
+        malformedAuthorityOrPort,
+        malformedPercentEncoding,
+        malformedSchemeSpecific,
+        malformedHost,
+        malformedScheme
+      };
+    }
+    function normalizeComparableURI(uri, opts) {
+      if (typeof uri !== "string" && typeof uri !== "object") {
+        return void 0;
+      }
+      let value;
+      try {
+        value = typeof uri === "string" ? uri : serialize(uri, opts);
+      } catch {
+        return void 0;
+      }
+      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
+      return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
+    }
+    var fastUri = {
+      SCHEMES: SCHEMES2,
+      normalize,
+      resolve: resolve33,
+      resolveComponent,
+      equal,
+      serialize,
+      parse: parse4
+    };
+    module.exports = fastUri;
+    module.exports.default = fastUri;
+    module.exports.fastUri = fastUri;
+  }
+});
+
+// node_modules/ajv/dist/runtime/uri.js
+var require_uri = __commonJS({
+  "node_modules/ajv/dist/runtime/uri.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var uri = require_fast_uri();
+    uri.code = 'require("ajv/dist/runtime/uri").default';
+    exports.default = uri;
+  }
+});
+
+// node_modules/ajv/dist/core.js
+var require_core = __commonJS({
+  "node_modules/ajv/dist/core.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
+    var validate_1 = require_validate();
+    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
+      return validate_1.KeywordCxt;
+    } });
+    var codegen_1 = require_codegen();
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+      return codegen_1._;
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+      return codegen_1.str;
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+      return codegen_1.stringify;
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+      return codegen_1.nil;
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+      return codegen_1.Name;
+    } });
+    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
+      return codegen_1.CodeGen;
+    } });
+    var validation_error_1 = require_validation_error();
+    var ref_error_1 = require_ref_error();
+    var rules_1 = require_rules();
+    var compile_1 = require_compile();
+    var codegen_2 = require_codegen();
+    var resolve_1 = require_resolve();
+    var dataType_1 = require_dataType();
+    var util_1 = require_util();
+    var $dataRefSchema = require_data();
+    var uri_1 = require_uri();
+    var defaultRegExp = (str, flags) => new RegExp(str, flags);
+    defaultRegExp.code = "new RegExp";
+    var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
+    var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
+      "validate",
+      "serialize",
+      "parse",
+      "wrapper",
+      "root",
+      "schema",
+      "keyword",
+      "pattern",
+      "formats",
+      "validate$data",
+      "func",
+      "obj",
+      "Error"
+    ]);
+    var removedOptions = {
+      errorDataPath: "",
+      format: "`validateFormats: false` can be used instead.",
+      nullable: '"nullable" keyword is supported by default.',
+      jsonPointers: "Deprecated jsPropertySyntax can be used instead.",
+      extendRefs: "Deprecated ignoreKeywordsWithRef can be used instead.",
+      missingRefs: "Pass empty schema with $id that should be ignored to ajv.addSchema.",
+      processCode: "Use option `code: {process: (code, schemaEnv: object) => string}`",
+      sourceCode: "Use option `code: {source: true}`",
+      strictDefaults: "It is default now, see option `strict`.",
+      strictKeywords: "It is default now, see option `strict`.",
+      uniqueItems: '"uniqueItems" keyword is always validated.',
+      unknownFormats: "Disable strict mode or pass `true` to `ajv.addFormat` (or `formats` option).",
+      cache: "Map is used as cache, schema object as key.",
+      serialize: "Map is used as cache, schema object as key.",
+      ajvErrors: "It is default now."
+    };
+    var deprecatedOptions = {
+      ignoreKeywordsWithRef: "",
+      jsPropertySyntax: "",
+      unicode: '"minLength"/"maxLength" account for unicode characters by default.'
+    };
+    var MAX_EXPRESSION = 200;
+    function requiredOptions(o) {
+      var _a, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
+      const s = o.strict;
+      const _optz = (_a = o.code) === null || _a === void 0 ? void 0 : _a.optimize;
+      const optimize = _optz === true || _optz === void 0 ? 1 : _optz || 0;
+      const regExp = (_c = (_b = o.code) === null || _b === void 0 ? void 0 : _b.regExp) !== null && _c !== void 0 ? _c : defaultRegExp;
+      const uriResolver = (_d = o.uriResolver) !== null && _d !== void 0 ? _d : uri_1.default;
+      return {
+        strictSchema: (_f = (_e = o.strictSchema) !== null && _e !== void 0 ? _e : s) !== null && _f !== void 0 ? _f : true,
+        strictNumbers: (_h = (_g = o.strictNumbers) !== null && _g !== void 0 ? _g : s) !== null && _h !== void 0 ? _h : true,
+        strictTypes: (_k = (_j = o.strictTypes) !== null && _j !== void 0 ? _j : s) !== null && _k !== void 0 ? _k : "log",
+        strictTuples: (_m = (_l = o.strictTuples) !== null && _l !== void 0 ? _l : s) !== null && _m !== void 0 ? _m : "log",
+        strictRequired: (_p = (_o = o.strictRequired) !== null && _o !== void 0 ? _o : s) !== null && _p !== void 0 ? _p : false,
+        code: o.code ? { ...o.code, optimize, regExp } : { optimize, regExp },
+        loopRequired: (_q = o.loopRequired) !== null && _q !== void 0 ? _q : MAX_EXPRESSION,
+        loopEnum: (_r = o.loopEnum) !== null && _r !== void 0 ? _r : MAX_EXPRESSION,
+        meta: (_s = o.meta) !== null && _s !== void 0 ? _s : true,
+        messages: (_t = o.messages) !== null && _t !== void 0 ? _t : true,
+        inlineRefs: (_u = o.inlineRefs) !== null && _u !== void 0 ? _u : true,
+        schemaId: (_v = o.schemaId) !== null && _v !== void 0 ? _v : "$id",
+        addUsedSchema: (_w = o.addUsedSchema) !== null && _w !== void 0 ? _w : true,
+        validateSchema: (_x = o.validateSchema) !== null && _x !== void 0 ? _x : true,
+        validateFormats: (_y = o.validateFormats) !== null && _y !== void 0 ? _y : true,
+        unicodeRegExp: (_z = o.unicodeRegExp) !== null && _z !== void 0 ? _z : true,
+        int32range: (_0 = o.int32range) !== null && _0 !== void 0 ? _0 : true,
+        uriResolver
+      };
+    }
+    var Ajv3 = class {
+      constructor(opts = {}) {
+        this.schemas = {};
+        this.refs = {};
+        this.formats = /* @__PURE__ */ Object.create(null);
+        this._compilations = /* @__PURE__ */ new Set();
+        this._loading = {};
+        this._cache = /* @__PURE__ */ new Map();
+        opts = this.opts = { ...opts, ...requiredOptions(opts) };
+        const { es5, lines: lines2 } = this.opts.code;
+        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
+        this.logger = getLogger(opts.logger);
+        const formatOpt = opts.validateFormats;
+        opts.validateFormats = false;
+        this.RULES = (0, rules_1.getRules)();
+        checkOptions2.call(this, removedOptions, opts, "NOT SUPPORTED");
+        checkOptions2.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
+        this._metaOpts = getMetaSchemaOptions.call(this);
+        if (opts.formats)
+          addInitialFormats.call(this);
+        this._addVocabularies();
+        this._addDefaultMetaSchema();
+        if (opts.keywords)
+          addInitialKeywords.call(this, opts.keywords);
+        if (typeof opts.meta == "object")
+          this.addMetaSchema(opts.meta);
+        addInitialSchemas.call(this);
+        opts.validateFormats = formatOpt;
+      }
+      _addVocabularies() {
+        this.addKeyword("$async");
+      }
+      _addDefaultMetaSchema() {
+        const { $data, meta, schemaId } = this.opts;
+        let _dataRefSchema = $dataRefSchema;
+        if (schemaId === "id") {
+          _dataRefSchema = { ...$dataRefSchema };
+          _dataRefSchema.id = _dataRefSchema.$id;
+          delete _dataRefSchema.$id;
+        }
+        if (meta && $data)
+          this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId], false);
+      }
+      defaultMeta() {
+        const { meta, schemaId } = this.opts;
+        return this.opts.defaultMeta = typeof meta == "object" ? meta[schemaId] || meta : void 0;
+      }
+      validate(schemaKeyRef, data2) {
+        let v;
+        if (typeof schemaKeyRef == "string") {
+          v = this.getSchema(schemaKeyRef);
+          if (!v)
+            throw new Error(`no schema with key or ref "${schemaKeyRef}"`);
+        } else {
+          v = this.compile(schemaKeyRef);
+        }
+        const valid = v(data2);
+        if (!("$async" in v))
+          this.errors = v.errors;
+        return valid;
+      }
+      compile(schema, _meta) {
+        const sch = this._addSchema(schema, _meta);
+        return sch.validate || this._compileSchemaEnv(sch);
+      }
+      compileAsync(schema, meta) {
+        if (typeof this.opts.loadSchema != "function") {
+          throw new Error("options.loadSchema should be a function");
+        }
+        const { loadSchema: loadSchema2 } = this.opts;
+        return runCompileAsync.call(this, schema, meta);
+        async function runCompileAsync(_schema, _meta) {
+          await loadMetaSchema.call(this, _schema.$schema);
+          const sch = this._addSchema(_schema, _meta);
+          return sch.validate || _compileAsync.call(this, sch);
+        }
+        async function loadMetaSchema($ref) {
+          if ($ref && !this.getSchema($ref)) {
+            await runCompileAsync.call(this, { $ref }, true);
+          }
+        }
+        async function _compileAsync(sch) {
+          try {
+            return this._compileSchemaEnv(sch);
+          } catch (e) {
+            if (!(e instanceof ref_error_1.default))
+              throw e;
+            checkLoaded.call(this, e);
+            await loadMissingSchema.call(this, e.missingSchema);
+            return _compileAsync.call(this, sch);
+          }
+        }
+        function checkLoaded({ missingSchema: ref2, missingRef }) {
+          if (this.refs[ref2]) {
+            throw new Error(`AnySchema ${ref2} is loaded but ${missingRef} cannot be resolved`);
+          }
+        }
+        async function loadMissingSchema(ref2) {
+          const _schema = await _loadSchema.call(this, ref2);
+          if (!this.refs[ref2])
+            await loadMetaSchema.call(this, _schema.$schema);
+          if (!this.refs[ref2])
+            this.addSchema(_schema, ref2, meta);
+        }
+        async function _loadSchema(ref2) {
+          const p = this._loading[ref2];
+          if (p)
+            return p;
+          try {
+            return await (this._loading[ref2] = loadSchema2(ref2));
+          } finally {
+            delete this._loading[ref2];
+          }
+        }
+      }
+      // Adds schema to the instance
+      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
+        if (Array.isArray(schema)) {
+          for (const sch of schema)
+            this.addSchema(sch, void 0, _meta, _validateSchema);
+          return this;
+        }
+        let id;
+        if (typeof schema === "object") {
+          const { schemaId } = this.opts;
+          id = schema[schemaId];
+          if (id !== void 0 && typeof id != "string") {
+            throw new Error(`schema ${schemaId} must be string`);
+          }
+        }
+        key = (0, resolve_1.normalizeId)(key || id);
+        this._checkUnique(key);
+        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
+        return this;
+      }
+      // Add schema that will be used to validate other schemas
+      // options in META_IGNORE_OPTIONS are alway set to false
+      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema, key, true, _validateSchema);
+        return this;
+      }
+      //  Validate schema against its meta-schema
+      validateSchema(schema, throwOrLogError) {
+        if (typeof schema == "boolean")
+          return true;
+        let $schema;
+        $schema = schema.$schema;
+        if ($schema !== void 0 && typeof $schema != "string") {
+          throw new Error("$schema must be a string");
+        }
+        $schema = $schema || this.opts.defaultMeta || this.defaultMeta();
+        if (!$schema) {
+          this.logger.warn("meta-schema not available");
+          this.errors = null;
+          return true;
+        }
+        const valid = this.validate($schema, schema);
+        if (!valid && throwOrLogError) {
+          const message2 = "schema is invalid: " + this.errorsText();
+          if (this.opts.validateSchema === "log")
+            this.logger.error(message2);
+          else
+            throw new Error(message2);
+        }
+        return valid;
+      }
+      // Get compiled schema by `key` or `ref`.
+      // (`key` that was passed to `addSchema` or full schema reference - `schema.$id` or resolved id)
+      getSchema(keyRef) {
+        let sch;
+        while (typeof (sch = getSchEnv.call(this, keyRef)) == "string")
+          keyRef = sch;
+        if (sch === void 0) {
+          const { schemaId } = this.opts;
+          const root = new compile_1.SchemaEnv({ schema: {}, schemaId });
+          sch = compile_1.resolveSchema.call(this, root, keyRef);
+          if (!sch)
+            return;
+          this.refs[keyRef] = sch;
+        }
+        return sch.validate || this._compileSchemaEnv(sch);
+      }
+      // Remove cached schema(s).
+      // If no parameter is passed all schemas but meta-schemas are removed.
+      // If RegExp is passed all schemas with key/id matching pattern but meta-schemas are removed.
+      // Even if schema is referenced by other schemas it still can be removed as other schemas have local references.
+      removeSchema(schemaKeyRef) {
+        if (schemaKeyRef instanceof RegExp) {
+          this._removeAllSchemas(this.schemas, schemaKeyRef);
+          this._removeAllSchemas(this.refs, schemaKeyRef);
+          return this;
+        }
+        switch (typeof schemaKeyRef) {
+          case "undefined":
+            this._removeAllSchemas(this.schemas);
+            this._removeAllSchemas(this.refs);
+            this._cache.clear();
+            return this;
+          case "string": {
+            const sch = getSchEnv.call(this, schemaKeyRef);
+            if (typeof sch == "object")
+              this._cache.delete(sch.schema);
+            delete this.schemas[schemaKeyRef];
+            delete this.refs[schemaKeyRef];
+            return this;
+          }
+          case "object": {
+            const cacheKey = schemaKeyRef;
+            this._cache.delete(cacheKey);
+            let id = schemaKeyRef[this.opts.schemaId];
+            if (id) {
+              id = (0, resolve_1.normalizeId)(id);
+              delete this.schemas[id];
+              delete this.refs[id];
+            }
+            return this;
+          }
+          default:
+            throw new Error("ajv.removeSchema: invalid parameter");
+        }
+      }
+      // add "vocabulary" - a collection of keywords
+      addVocabulary(definitions) {
+        for (const def of definitions)
+          this.addKeyword(def);
+        return this;
+      }
+      addKeyword(kwdOrDef, def) {
+        let keyword;
+        if (typeof kwdOrDef == "string") {
+          keyword = kwdOrDef;
+          if (typeof def == "object") {
+            this.logger.warn("these parameters are deprecated, see docs for addKeyword");
+            def.keyword = keyword;
+          }
+        } else if (typeof kwdOrDef == "object" && def === void 0) {
+          def = kwdOrDef;
+          keyword = def.keyword;
+          if (Array.isArray(keyword) && !keyword.length) {
+            throw new Error("addKeywords: keyword must be string or non-empty array");
+          }
+        } else {
+          throw new Error("invalid addKeywords parameters");
+        }
+        checkKeyword.call(this, keyword, def);
+        if (!def) {
+          (0, util_1.eachItem)(keyword, (kwd) => addRule.call(this, kwd));
+          return this;
+        }
+        keywordMetaschema.call(this, def);
+        const definition = {
+          ...def,
+          type: (0, dataType_1.getJSONTypes)(def.type),
+          schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
+        };
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
+        return this;
+      }
+      getKeyword(keyword) {
+        const rule = this.RULES.all[keyword];
+        return typeof rule == "object" ? rule.definition : !!rule;
+      }
+      // Remove keyword
+      removeKeyword(keyword) {
+        const { RULES } = this;
+        delete RULES.keywords[keyword];
+        delete RULES.all[keyword];
+        for (const group2 of RULES.rules) {
+          const i = group2.rules.findIndex((rule) => rule.keyword === keyword);
+          if (i >= 0)
+            group2.rules.splice(i, 1);
+        }
+        return this;
+      }
+      // Add format
+      addFormat(name, format) {
+        if (typeof format == "string")
+          format = new RegExp(format);
+        this.formats[name] = format;
+        return this;
+      }
+      errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
+        if (!errors || errors.length === 0)
+          return "No errors";
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+      }
+      $dataMetaSchema(metaSchema, keywordsJsonPointers) {
+        const rules = this.RULES.all;
+        metaSchema = JSON.parse(JSON.stringify(metaSchema));
+        for (const jsonPointer of keywordsJsonPointers) {
+          const segments = jsonPointer.split("/").slice(1);
+          let keywords = metaSchema;
+          for (const seg of segments)
+            keywords = keywords[seg];
+          for (const key in rules) {
+            const rule = rules[key];
+            if (typeof rule != "object")
+              continue;
+            const { $data } = rule.definition;
+            const schema = keywords[key];
+            if ($data && schema)
+              keywords[key] = schemaOrData(schema);
+          }
+        }
+        return metaSchema;
+      }
+      _removeAllSchemas(schemas2, regex2) {
+        for (const keyRef in schemas2) {
+          const sch = schemas2[keyRef];
+          if (!regex2 || regex2.test(keyRef)) {
+            if (typeof sch == "string") {
+              delete schemas2[keyRef];
+            } else if (sch && !sch.meta) {
+              this._cache.delete(sch.schema);
+              delete schemas2[keyRef];
+            }
+          }
+        }
+      }
+      _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
+        let id;
+        const { schemaId } = this.opts;
+        if (typeof schema == "object") {
+          id = schema[schemaId];
+        } else {
+          if (this.opts.jtd)
+            throw new Error("schema must be object");
+          else if (typeof schema != "boolean")
+            throw new Error("schema must be object or boolean");
+        }
+        let sch = this._cache.get(schema);
+        if (sch !== void 0)
+          return sch;
+        baseId = (0, resolve_1.normalizeId)(id || baseId);
+        const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
+        sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
+        this._cache.set(sch.schema, sch);
+        if (addSchema && !baseId.startsWith("#")) {
+          if (baseId)
+            this._checkUnique(baseId);
+          this.refs[baseId] = sch;
+        }
+        if (validateSchema)
+          this.validateSchema(schema, true);
+        return sch;
+      }
+      _checkUnique(id) {
+        if (this.schemas[id] || this.refs[id]) {
+          throw new Error(`schema with key or id "${id}" already exists`);
+        }
+      }
+      _compileSchemaEnv(sch) {
+        if (sch.meta)
+          this._compileMetaSchema(sch);
+        else
+          compile_1.compileSchema.call(this, sch);
+        if (!sch.validate)
+          throw new Error("ajv implementation error");
+        return sch.validate;
+      }
+      _compileMetaSchema(sch) {
+        const currentOpts = this.opts;
+        this.opts = this._metaOpts;
+        try {
+          compile_1.compileSchema.call(this, sch);
+        } finally {
+          this.opts = currentOpts;
+        }
+      }
+    };
+    Ajv3.ValidationError = validation_error_1.default;
+    Ajv3.MissingRefError = ref_error_1.default;
+    exports.default = Ajv3;
+    function checkOptions2(checkOpts, options, msg, log = "error") {
+      for (const key in checkOpts) {
+        const opt = key;
+        if (opt in options)
+          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+      }
+    }
+    function getSchEnv(keyRef) {
+      keyRef = (0, resolve_1.normalizeId)(keyRef);
+      return this.schemas[keyRef] || this.refs[keyRef];
+    }
+    function addInitialSchemas() {
+      const optsSchemas = this.opts.schemas;
+      if (!optsSchemas)
+        return;
+      if (Array.isArray(optsSchemas))
+        this.addSchema(optsSchemas);
+      else
+        for (const key in optsSchemas)
+          this.addSchema(optsSchemas[key], key);
+    }
+    function addInitialFormats() {
+      for (const name in this.opts.formats) {
+        const format = this.opts.formats[name];
+        if (format)
+          this.addFormat(name, format);
+      }
+    }
+    function addInitialKeywords(defs) {
+      if (Array.isArray(defs)) {
+        this.addVocabulary(defs);
+        return;
+      }
+      this.logger.warn("keywords option as map is deprecated, pass array");
+      for (const keyword in defs) {
+        const def = defs[keyword];
+        if (!def.keyword)
+          def.keyword = keyword;
+        this.addKeyword(def);
+      }
+    }
+    function getMetaSchemaOptions() {
+      const metaOpts = { ...this.opts };
+      for (const opt of META_IGNORE_OPTIONS)
+        delete metaOpts[opt];
+      return metaOpts;
+    }
+    var noLogs = { log() {
+    }, warn() {
+    }, error() {
+    } };
+    function getLogger(logger) {
+      if (logger === false)
+        return noLogs;
+      if (logger === void 0)
+        return console;
+      if (logger.log && logger.warn && logger.error)
+        return logger;
+      throw new Error("logger must implement log, warn and error methods");
+    }
+    var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
+    function checkKeyword(keyword, def) {
+      const { RULES } = this;
+      (0, util_1.eachItem)(keyword, (kwd) => {
+        if (RULES.keywords[kwd])
+          throw new Error(`Keyword ${kwd} is already defined`);
+        if (!KEYWORD_NAME.test(kwd))
+          throw new Error(`Keyword ${kwd} has invalid name`);
+      });
+      if (!def)
+        return;
+      if (def.$data && !("code" in def || "validate" in def)) {
+        throw new Error('$data keyword must have "code" or "validate" function');
+      }
+    }
+    function addRule(keyword, definition, dataType) {
+      var _a;
+      const post = definition === null || definition === void 0 ? void 0 : definition.post;
+      if (dataType && post)
+        throw new Error('keyword with "post" flag cannot have "type"');
+      const { RULES } = this;
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
+      if (!ruleGroup) {
+        ruleGroup = { type: dataType, rules: [] };
+        RULES.rules.push(ruleGroup);
+      }
+      RULES.keywords[keyword] = true;
+      if (!definition)
+        return;
+      const rule = {
+        keyword,
+        definition: {
+          ...definition,
+          type: (0, dataType_1.getJSONTypes)(definition.type),
+          schemaType: (0, dataType_1.getJSONTypes)(definition.schemaType)
+        }
+      };
+      if (definition.before)
+        addBeforeRule.call(this, ruleGroup, rule, definition.before);
+      else
+        ruleGroup.rules.push(rule);
+      RULES.all[keyword] = rule;
+      (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
+    }
+    function addBeforeRule(ruleGroup, rule, before) {
+      const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
+      if (i >= 0) {
+        ruleGroup.rules.splice(i, 0, rule);
+      } else {
+        ruleGroup.rules.push(rule);
+        this.logger.warn(`rule ${before} is not defined`);
+      }
+    }
+    function keywordMetaschema(def) {
+      let { metaSchema } = def;
+      if (metaSchema === void 0)
+        return;
+      if (def.$data && this.opts.$data)
+        metaSchema = schemaOrData(metaSchema);
+      def.validateSchema = this.compile(metaSchema, true);
+    }
+    var $dataRef = {
+      $ref: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#"
+    };
+    function schemaOrData(schema) {
+      return { anyOf: [schema, $dataRef] };
+    }
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/core/id.js
+var require_id = __commonJS({
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var def = {
+      keyword: "id",
+      code() {
+        throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/core/ref.js
+var require_ref = __commonJS({
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.callRef = exports.getValidate = void 0;
+    var ref_error_1 = require_ref_error();
+    var code_1 = require_code2();
+    var codegen_1 = require_codegen();
+    var names_1 = require_names();
+    var compile_1 = require_compile();
+    var util_1 = require_util();
+    var def = {
+      keyword: "$ref",
+      schemaType: "string",
+      code(cxt) {
+        const { gen, schema: $ref, it } = cxt;
+        const { baseId, schemaEnv: env, validateName, opts, self: self2 } = it;
+        const { root } = env;
+        if (($ref === "#" || $ref === "#/") && baseId === root.baseId)
+          return callRootRef();
+        const schOrEnv = compile_1.resolveRef.call(self2, root, baseId, $ref);
+        if (schOrEnv === void 0)
+          throw new ref_error_1.default(it.opts.uriResolver, baseId, $ref);
+        if (schOrEnv instanceof compile_1.SchemaEnv)
+          return callValidate(schOrEnv);
+        return inlineRefSchema(schOrEnv);
+        function callRootRef() {
+          if (env === root)
+            return callRef(cxt, validateName, env, env.$async);
+          const rootName = gen.scopeValue("root", { ref: root });
+          return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root, root.$async);
+        }
+        function callValidate(sch) {
+          const v = getValidate(cxt, sch);
+          callRef(cxt, v, sch, sch.$async);
+        }
+        function inlineRefSchema(sch) {
+          const schName = gen.scopeValue("schema", opts.code.source === true ? { ref: sch, code: (0, codegen_1.stringify)(sch) } : { ref: sch });
+          const valid = gen.name("valid");
+          const schCxt = cxt.subschema({
+            schema: sch,
+            dataTypes: [],
+            schemaPath: codegen_1.nil,
+            topSchemaRef: schName,
+            errSchemaPath: $ref
+          }, valid);
+          cxt.mergeEvaluated(schCxt);
+          cxt.ok(valid);
+        }
+      }
+    };
+    function getValidate(cxt, sch) {
+      const { gen } = cxt;
+      return sch.validate ? gen.scopeValue("validate", { ref: sch.validate }) : (0, codegen_1._)`${gen.scopeValue("wrapper", { ref: sch })}.validate`;
+    }
+    exports.getValidate = getValidate;
+    function callRef(cxt, v, sch, $async) {
+      const { gen, it } = cxt;
+      const { allErrors, schemaEnv: env, opts } = it;
+      const passCxt = opts.passContext ? names_1.default.this : codegen_1.nil;
+      if ($async)
+        callAsyncRef();
+      else
+        callSyncRef();
+      function callAsyncRef() {
+        if (!env.$async)
+          throw new Error("async schema referenced by sync schema");
+        const valid = gen.let("valid");
+        gen.try(() => {
+          gen.code((0, codegen_1._)`await ${(0, code_1.callValidateCode)(cxt, v, passCxt)}`);
+          addEvaluatedFrom(v);
+          if (!allErrors)
+            gen.assign(valid, true);
+        }, (e) => {
+          gen.if((0, codegen_1._)`!(${e} instanceof ${it.ValidationError})`, () => gen.throw(e));
+          addErrorsFrom(e);
+          if (!allErrors)
+            gen.assign(valid, false);
+        });
+        cxt.ok(valid);
+      }
+      function callSyncRef() {
+        cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
+      }
+      function addErrorsFrom(source) {
+        const errs = (0, codegen_1._)`${source}.errors`;
+        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
+        gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
+      }
+      function addEvaluatedFrom(source) {
+        var _a;
+        if (!it.opts.unevaluated)
+          return;
+        const schEvaluated = (_a = sch === null || sch === void 0 ? void 0 : sch.validate) === null || _a === void 0 ? void 0 : _a.evaluated;
+        if (it.props !== true) {
+          if (schEvaluated && !schEvaluated.dynamicProps) {
+            if (schEvaluated.props !== void 0) {
+              it.props = util_1.mergeEvaluated.props(gen, schEvaluated.props, it.props);
+            }
+          } else {
+            const props = gen.var("props", (0, codegen_1._)`${source}.evaluated.props`);
+            it.props = util_1.mergeEvaluated.props(gen, props, it.props, codegen_1.Name);
+          }
+        }
+        if (it.items !== true) {
+          if (schEvaluated && !schEvaluated.dynamicItems) {
+            if (schEvaluated.items !== void 0) {
+              it.items = util_1.mergeEvaluated.items(gen, schEvaluated.items, it.items);
+            }
+          } else {
+            const items = gen.var("items", (0, codegen_1._)`${source}.evaluated.items`);
+            it.items = util_1.mergeEvaluated.items(gen, items, it.items, codegen_1.Name);
+          }
+        }
+      }
+    }
+    exports.callRef = callRef;
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/core/index.js
+var require_core2 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var id_1 = require_id();
+    var ref_1 = require_ref();
+    var core = [
+      "$schema",
+      "$id",
+      "$defs",
+      "$vocabulary",
+      { keyword: "$comment" },
+      "definitions",
+      id_1.default,
+      ref_1.default
+    ];
+    exports.default = core;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+var require_limitNumber = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var ops = codegen_1.operators;
+    var KWDs = {
+      maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
+      minimum: { okStr: ">=", ok: ops.GTE, fail: ops.LT },
+      exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
+      exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
+    };
+    var error2 = {
+      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
+      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
+    };
+    var def = {
+      keyword: Object.keys(KWDs),
+      type: "number",
+      schemaType: "number",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { keyword, data: data2, schemaCode } = cxt;
+        cxt.fail$data((0, codegen_1._)`${data2} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data2})`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+var require_multipleOf = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var error2 = {
+      message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
+    };
+    var def = {
+      keyword: "multipleOf",
+      type: "number",
+      schemaType: "number",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, schemaCode, it } = cxt;
+        const prec = it.opts.multipleOfPrecision;
+        const res = gen.let("res");
+        const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data2}/${schemaCode}, ${invalid}))`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/runtime/ucs2length.js
+var require_ucs2length = __commonJS({
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    function ucs2length(str) {
+      const len = str.length;
+      let length = 0;
+      let pos = 0;
+      let value;
+      while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 55296 && value <= 56319 && pos < len) {
+          value = str.charCodeAt(pos);
+          if ((value & 64512) === 56320)
+            pos++;
+        }
+      }
+      return length;
+    }
+    exports.default = ucs2length;
+    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+var require_limitLength = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var ucs2length_1 = require_ucs2length();
+    var error2 = {
+      message({ keyword, schemaCode }) {
+        const comp = keyword === "maxLength" ? "more" : "fewer";
+        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
+      },
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
+    };
+    var def = {
+      keyword: ["maxLength", "minLength"],
+      type: "string",
+      schemaType: "number",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { keyword, data: data2, schemaCode, it } = cxt;
+        const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        const len = it.opts.unicode === false ? (0, codegen_1._)`${data2}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data2})`;
+        cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/pattern.js
+var require_pattern = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var code_1 = require_code2();
+    var util_1 = require_util();
+    var codegen_1 = require_codegen();
+    var error2 = {
+      message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
+    };
+    var def = {
+      keyword: "pattern",
+      type: "string",
+      schemaType: "string",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        const u = it.opts.unicodeRegExp ? "u" : "";
+        if ($data) {
+          const { regExp } = it.opts.code;
+          const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
+          const valid = gen.let("valid");
+          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data2})`), () => gen.assign(valid, false));
+          cxt.fail$data((0, codegen_1._)`!${valid}`);
+        } else {
+          const regExp = (0, code_1.usePattern)(cxt, schema);
+          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data2})`);
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+var require_limitProperties = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var error2 = {
+      message({ keyword, schemaCode }) {
+        const comp = keyword === "maxProperties" ? "more" : "fewer";
+        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
+      },
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
+    };
+    var def = {
+      keyword: ["maxProperties", "minProperties"],
+      type: "object",
+      schemaType: "number",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { keyword, data: data2, schemaCode } = cxt;
+        const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        cxt.fail$data((0, codegen_1._)`Object.keys(${data2}).length ${op} ${schemaCode}`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/required.js
+var require_required = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var code_1 = require_code2();
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
+      params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
+    };
+    var def = {
+      keyword: "required",
+      type: "object",
+      schemaType: "array",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, schema, schemaCode, data: data2, $data, it } = cxt;
+        const { opts } = it;
+        if (!$data && schema.length === 0)
+          return;
+        const useLoop = schema.length >= opts.loopRequired;
+        if (it.allErrors)
+          allErrorsMode();
+        else
+          exitOnErrorMode();
+        if (opts.strictRequired) {
+          const props = cxt.parentSchema.properties;
+          const { definedProperties } = cxt.it;
+          for (const requiredKey of schema) {
+            if ((props === null || props === void 0 ? void 0 : props[requiredKey]) === void 0 && !definedProperties.has(requiredKey)) {
+              const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
+              const msg = `required property "${requiredKey}" is not defined at "${schemaPath}" (strictRequired)`;
+              (0, util_1.checkStrictMode)(it, msg, it.opts.strictRequired);
+            }
+          }
+        }
+        function allErrorsMode() {
+          if (useLoop || $data) {
+            cxt.block$data(codegen_1.nil, loopAllRequired);
+          } else {
+            for (const prop of schema) {
+              (0, code_1.checkReportMissingProp)(cxt, prop);
+            }
+          }
+        }
+        function exitOnErrorMode() {
+          const missing = gen.let("missing");
+          if (useLoop || $data) {
+            const valid = gen.let("valid", true);
+            cxt.block$data(valid, () => loopUntilMissing(missing, valid));
+            cxt.ok(valid);
+          } else {
+            gen.if((0, code_1.checkMissingProp)(cxt, schema, missing));
+            (0, code_1.reportMissingProp)(cxt, missing);
+            gen.else();
+          }
+        }
+        function loopAllRequired() {
+          gen.forOf("prop", schemaCode, (prop) => {
+            cxt.setParams({ missingProperty: prop });
+            gen.if((0, code_1.noPropertyInData)(gen, data2, prop, opts.ownProperties), () => cxt.error());
+          });
+        }
+        function loopUntilMissing(missing, valid) {
+          cxt.setParams({ missingProperty: missing });
+          gen.forOf(missing, schemaCode, () => {
+            gen.assign(valid, (0, code_1.propertyInData)(gen, data2, missing, opts.ownProperties));
+            gen.if((0, codegen_1.not)(valid), () => {
+              cxt.error();
+              gen.break();
+            });
+          }, codegen_1.nil);
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+var require_limitItems = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var error2 = {
+      message({ keyword, schemaCode }) {
+        const comp = keyword === "maxItems" ? "more" : "fewer";
+        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
+      },
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
+    };
+    var def = {
+      keyword: ["maxItems", "minItems"],
+      type: "array",
+      schemaType: "number",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { keyword, data: data2, schemaCode } = cxt;
+        const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        cxt.fail$data((0, codegen_1._)`${data2}.length ${op} ${schemaCode}`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/runtime/equal.js
+var require_equal = __commonJS({
+  "node_modules/ajv/dist/runtime/equal.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var equal = require_fast_deep_equal();
+    equal.code = 'require("ajv/dist/runtime/equal").default';
+    exports.default = equal;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+var require_uniqueItems = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var dataType_1 = require_dataType();
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var equal_1 = require_equal();
+    var error2 = {
+      message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+      params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
+    };
+    var def = {
+      keyword: "uniqueItems",
+      type: "array",
+      schemaType: "boolean",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, $data, schema, parentSchema, schemaCode, it } = cxt;
+        if (!$data && !schema)
+          return;
+        const valid = gen.let("valid");
+        const itemTypes = parentSchema.items ? (0, dataType_1.getSchemaTypes)(parentSchema.items) : [];
+        cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
+        cxt.ok(valid);
+        function validateUniqueItems() {
+          const i = gen.let("i", (0, codegen_1._)`${data2}.length`);
+          const j = gen.let("j");
+          cxt.setParams({ i, j });
+          gen.assign(valid, true);
+          gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
+        }
+        function canOptimize() {
+          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
+        }
+        function loopN(i, j) {
+          const item = gen.name("item");
+          const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
+          const indices = gen.const("indices", (0, codegen_1._)`{}`);
+          gen.for((0, codegen_1._)`;${i}--;`, () => {
+            gen.let(item, (0, codegen_1._)`${data2}[${i}]`);
+            gen.if(wrongType, (0, codegen_1._)`continue`);
+            if (itemTypes.length > 1)
+              gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
+            gen.if((0, codegen_1._)`typeof ${indices}[${item}] == "number"`, () => {
+              gen.assign(j, (0, codegen_1._)`${indices}[${item}]`);
+              cxt.error();
+              gen.assign(valid, false).break();
+            }).code((0, codegen_1._)`${indices}[${item}] = ${i}`);
+          });
+        }
+        function loopN2(i, j) {
+          const eql = (0, util_1.useFunc)(gen, equal_1.default);
+          const outer = gen.name("outer");
+          gen.label(outer).for((0, codegen_1._)`;${i}--;`, () => gen.for((0, codegen_1._)`${j} = ${i}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data2}[${i}], ${data2}[${j}])`, () => {
+            cxt.error();
+            gen.assign(valid, false).break(outer);
+          })));
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/const.js
+var require_const = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var equal_1 = require_equal();
+    var error2 = {
+      message: "must be equal to constant",
+      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
+    };
+    var def = {
+      keyword: "const",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, $data, schemaCode, schema } = cxt;
+        if ($data || schema && typeof schema == "object") {
+          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data2}, ${schemaCode})`);
+        } else {
+          cxt.fail((0, codegen_1._)`${schema} !== ${data2}`);
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/enum.js
+var require_enum = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var equal_1 = require_equal();
+    var error2 = {
+      message: "must be equal to one of the allowed values",
+      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
+    };
+    var def = {
+      keyword: "enum",
+      schemaType: "array",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        if (!$data && schema.length === 0)
+          throw new Error("enum must have non-empty array");
+        const useLoop = schema.length >= it.opts.loopEnum;
+        let eql;
+        const getEql = () => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default);
+        let valid;
+        if (useLoop || $data) {
+          valid = gen.let("valid");
+          cxt.block$data(valid, loopEnum);
+        } else {
+          if (!Array.isArray(schema))
+            throw new Error("ajv implementation error");
+          const vSchema = gen.const("vSchema", schemaCode);
+          valid = (0, codegen_1.or)(...schema.map((_x, i) => equalCode(vSchema, i)));
+        }
+        cxt.pass(valid);
+        function loopEnum() {
+          gen.assign(valid, false);
+          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data2}, ${v})`, () => gen.assign(valid, true).break()));
+        }
+        function equalCode(vSchema, i) {
+          const sch = schema[i];
+          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data2}, ${vSchema}[${i}])` : (0, codegen_1._)`${data2} === ${sch}`;
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/validation/index.js
+var require_validation = __commonJS({
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var limitNumber_1 = require_limitNumber();
+    var multipleOf_1 = require_multipleOf();
+    var limitLength_1 = require_limitLength();
+    var pattern_1 = require_pattern();
+    var limitProperties_1 = require_limitProperties();
+    var required_1 = require_required();
+    var limitItems_1 = require_limitItems();
+    var uniqueItems_1 = require_uniqueItems();
+    var const_1 = require_const();
+    var enum_1 = require_enum();
+    var validation = [
+      // number
+      limitNumber_1.default,
+      multipleOf_1.default,
+      // string
+      limitLength_1.default,
+      pattern_1.default,
+      // object
+      limitProperties_1.default,
+      required_1.default,
+      // array
+      limitItems_1.default,
+      uniqueItems_1.default,
+      // any
+      { keyword: "type", schemaType: ["string", "array"] },
+      { keyword: "nullable", schemaType: "boolean" },
+      const_1.default,
+      enum_1.default
+    ];
+    exports.default = validation;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+var require_additionalItems = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.validateAdditionalItems = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
+      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
+    };
+    var def = {
+      keyword: "additionalItems",
+      type: "array",
+      schemaType: ["boolean", "object"],
+      before: "uniqueItems",
+      error: error2,
+      code(cxt) {
+        const { parentSchema, it } = cxt;
+        const { items } = parentSchema;
+        if (!Array.isArray(items)) {
+          (0, util_1.checkStrictMode)(it, '"additionalItems" is ignored when "items" is not an array of schemas');
+          return;
+        }
+        validateAdditionalItems(cxt, items);
+      }
+    };
+    function validateAdditionalItems(cxt, items) {
+      const { gen, schema, data: data2, keyword, it } = cxt;
+      it.items = true;
+      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+      if (schema === false) {
+        cxt.setParams({ len: items.length });
+        cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
+      } else if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
+        const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items.length}`);
+        gen.if((0, codegen_1.not)(valid), () => validateItems(valid));
+        cxt.ok(valid);
+      }
+      function validateItems(valid) {
+        gen.forRange("i", items.length, len, (i) => {
+          cxt.subschema({ keyword, dataProp: i, dataPropType: util_1.Type.Num }, valid);
+          if (!it.allErrors)
+            gen.if((0, codegen_1.not)(valid), () => gen.break());
+        });
+      }
+    }
+    exports.validateAdditionalItems = validateAdditionalItems;
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/items.js
+var require_items = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.validateTuple = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var code_1 = require_code2();
+    var def = {
+      keyword: "items",
+      type: "array",
+      schemaType: ["object", "array", "boolean"],
+      before: "uniqueItems",
+      code(cxt) {
+        const { schema, it } = cxt;
+        if (Array.isArray(schema))
+          return validateTuple(cxt, "additionalItems", schema);
+        it.items = true;
+        if ((0, util_1.alwaysValidSchema)(it, schema))
+          return;
+        cxt.ok((0, code_1.validateArray)(cxt));
+      }
+    };
+    function validateTuple(cxt, extraItems, schArr = cxt.schema) {
+      const { gen, parentSchema, data: data2, keyword, it } = cxt;
+      checkStrictTuple(parentSchema);
+      if (it.opts.unevaluated && schArr.length && it.items !== true) {
+        it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
+      }
+      const valid = gen.name("valid");
+      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+      schArr.forEach((sch, i) => {
+        if ((0, util_1.alwaysValidSchema)(it, sch))
+          return;
+        gen.if((0, codegen_1._)`${len} > ${i}`, () => cxt.subschema({
+          keyword,
+          schemaProp: i,
+          dataProp: i
+        }, valid));
+        cxt.ok(valid);
+      });
+      function checkStrictTuple(sch) {
+        const { opts, errSchemaPath } = it;
+        const l = schArr.length;
+        const fullTuple = l === sch.minItems && (l === sch.maxItems || sch[extraItems] === false);
+        if (opts.strictTuples && !fullTuple) {
+          const msg = `"${keyword}" is ${l}-tuple, but minItems or maxItems/${extraItems} are not specified or different at path "${errSchemaPath}"`;
+          (0, util_1.checkStrictMode)(it, msg, opts.strictTuples);
+        }
+      }
+    }
+    exports.validateTuple = validateTuple;
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+var require_prefixItems = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var items_1 = require_items();
+    var def = {
+      keyword: "prefixItems",
+      type: "array",
+      schemaType: ["array"],
+      before: "uniqueItems",
+      code: (cxt) => (0, items_1.validateTuple)(cxt, "items")
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+var require_items2020 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var code_1 = require_code2();
+    var additionalItems_1 = require_additionalItems();
+    var error2 = {
+      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
+      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
+    };
+    var def = {
+      keyword: "items",
+      type: "array",
+      schemaType: ["object", "boolean"],
+      before: "uniqueItems",
+      error: error2,
+      code(cxt) {
+        const { schema, parentSchema, it } = cxt;
+        const { prefixItems } = parentSchema;
+        it.items = true;
+        if ((0, util_1.alwaysValidSchema)(it, schema))
+          return;
+        if (prefixItems)
+          (0, additionalItems_1.validateAdditionalItems)(cxt, prefixItems);
+        else
+          cxt.ok((0, code_1.validateArray)(cxt));
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/contains.js
+var require_contains = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
+      params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
+    };
+    var def = {
+      keyword: "contains",
+      type: "array",
+      schemaType: ["object", "boolean"],
+      before: "uniqueItems",
+      trackErrors: true,
+      error: error2,
+      code(cxt) {
+        const { gen, schema, parentSchema, data: data2, it } = cxt;
+        let min;
+        let max;
+        const { minContains, maxContains } = parentSchema;
+        if (it.opts.next) {
+          min = minContains === void 0 ? 1 : minContains;
+          max = maxContains;
+        } else {
+          min = 1;
+        }
+        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+        cxt.setParams({ min, max });
+        if (max === void 0 && min === 0) {
+          (0, util_1.checkStrictMode)(it, `"minContains" == 0 without "maxContains": "contains" keyword ignored`);
+          return;
+        }
+        if (max !== void 0 && min > max) {
+          (0, util_1.checkStrictMode)(it, `"minContains" > "maxContains" is always invalid`);
+          cxt.fail();
+          return;
+        }
+        if ((0, util_1.alwaysValidSchema)(it, schema)) {
+          let cond = (0, codegen_1._)`${len} >= ${min}`;
+          if (max !== void 0)
+            cond = (0, codegen_1._)`${cond} && ${len} <= ${max}`;
+          cxt.pass(cond);
+          return;
+        }
+        it.items = true;
+        const valid = gen.name("valid");
+        if (max === void 0 && min === 1) {
+          validateItems(valid, () => gen.if(valid, () => gen.break()));
+        } else if (min === 0) {
+          gen.let(valid, true);
+          if (max !== void 0)
+            gen.if((0, codegen_1._)`${data2}.length > 0`, validateItemsWithCount);
+        } else {
+          gen.let(valid, false);
+          validateItemsWithCount();
+        }
+        cxt.result(valid, () => cxt.reset());
+        function validateItemsWithCount() {
+          const schValid = gen.name("_valid");
+          const count3 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
+        }
+        function validateItems(_valid, block) {
+          gen.forRange("i", 0, len, (i) => {
+            cxt.subschema({
+              keyword: "contains",
+              dataProp: i,
+              dataPropType: util_1.Type.Num,
+              compositeRule: true
+            }, _valid);
+            block();
+          });
+        }
+        function checkLimits(count3) {
+          gen.code((0, codegen_1._)`${count3}++`);
+          if (max === void 0) {
+            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
+          } else {
+            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
+            if (min === 1)
+              gen.assign(valid, true);
+            else
+              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
+          }
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+var require_dependencies = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var code_1 = require_code2();
+    exports.error = {
+      message: ({ params: { property: property2, depsCount, deps } }) => {
+        const property_ies = depsCount === 1 ? "property" : "properties";
+        return (0, codegen_1.str)`must have ${property_ies} ${deps} when property ${property2} is present`;
+      },
+      params: ({ params: { property: property2, depsCount, deps, missingProperty } }) => (0, codegen_1._)`{property: ${property2},
+    missingProperty: ${missingProperty},
+    depsCount: ${depsCount},
+    deps: ${deps}}`
+      // TODO change to reference
+    };
+    var def = {
+      keyword: "dependencies",
+      type: "object",
+      schemaType: "object",
+      error: exports.error,
+      code(cxt) {
+        const [propDeps, schDeps] = splitDependencies(cxt);
+        validatePropertyDeps(cxt, propDeps);
+        validateSchemaDeps(cxt, schDeps);
+      }
+    };
+    function splitDependencies({ schema }) {
+      const propertyDeps = {};
+      const schemaDeps = {};
+      for (const key in schema) {
+        if (key === "__proto__")
+          continue;
+        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
+        deps[key] = schema[key];
+      }
+      return [propertyDeps, schemaDeps];
+    }
+    function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
+      const { gen, data: data2, it } = cxt;
+      if (Object.keys(propertyDeps).length === 0)
+        return;
+      const missing = gen.let("missing");
+      for (const prop in propertyDeps) {
+        const deps = propertyDeps[prop];
+        if (deps.length === 0)
+          continue;
+        const hasProperty = (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties);
+        cxt.setParams({
+          property: prop,
+          depsCount: deps.length,
+          deps: deps.join(", ")
+        });
+        if (it.allErrors) {
+          gen.if(hasProperty, () => {
+            for (const depProp of deps) {
+              (0, code_1.checkReportMissingProp)(cxt, depProp);
+            }
+          });
+        } else {
+          gen.if((0, codegen_1._)`${hasProperty} && (${(0, code_1.checkMissingProp)(cxt, deps, missing)})`);
+          (0, code_1.reportMissingProp)(cxt, missing);
+          gen.else();
+        }
+      }
+    }
+    exports.validatePropertyDeps = validatePropertyDeps;
+    function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
+      const { gen, data: data2, keyword, it } = cxt;
+      const valid = gen.name("valid");
+      for (const prop in schemaDeps) {
+        if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
+          continue;
+        gen.if(
+          (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties),
+          () => {
+            const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
+            cxt.mergeValidEvaluated(schCxt, valid);
+          },
+          () => gen.var(valid, true)
+          // TODO var
+        );
+        cxt.ok(valid);
+      }
+    }
+    exports.validateSchemaDeps = validateSchemaDeps;
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+var require_propertyNames = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: "property name must be valid",
+      params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
+    };
+    var def = {
+      keyword: "propertyNames",
+      type: "object",
+      schemaType: ["object", "boolean"],
+      error: error2,
+      code(cxt) {
+        const { gen, schema, data: data2, it } = cxt;
+        if ((0, util_1.alwaysValidSchema)(it, schema))
+          return;
+        const valid = gen.name("valid");
+        gen.forIn("key", data2, (key) => {
+          cxt.setParams({ propertyName: key });
+          cxt.subschema({
+            keyword: "propertyNames",
+            data: key,
+            dataTypes: ["string"],
+            propertyName: key,
+            compositeRule: true
+          }, valid);
+          gen.if((0, codegen_1.not)(valid), () => {
+            cxt.error(true);
+            if (!it.allErrors)
+              gen.break();
+          });
+        });
+        cxt.ok(valid);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+var require_additionalProperties = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var code_1 = require_code2();
+    var codegen_1 = require_codegen();
+    var names_1 = require_names();
+    var util_1 = require_util();
+    var error2 = {
+      message: "must NOT have additional properties",
+      params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
+    };
+    var def = {
+      keyword: "additionalProperties",
+      type: ["object"],
+      schemaType: ["boolean", "object"],
+      allowUndefined: true,
+      trackErrors: true,
+      error: error2,
+      code(cxt) {
+        const { gen, schema, parentSchema, data: data2, errsCount, it } = cxt;
+        if (!errsCount)
+          throw new Error("ajv implementation error");
+        const { allErrors, opts } = it;
+        it.props = true;
+        if (opts.removeAdditional !== "all" && (0, util_1.alwaysValidSchema)(it, schema))
+          return;
+        const props = (0, code_1.allSchemaProperties)(parentSchema.properties);
+        const patProps = (0, code_1.allSchemaProperties)(parentSchema.patternProperties);
+        checkAdditionalProperties();
+        cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
+        function checkAdditionalProperties() {
+          gen.forIn("key", data2, (key) => {
+            if (!props.length && !patProps.length)
+              additionalPropertyCode(key);
+            else
+              gen.if(isAdditional(key), () => additionalPropertyCode(key));
+          });
+        }
+        function isAdditional(key) {
+          let definedProp;
+          if (props.length > 8) {
+            const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
+            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
+          } else if (props.length) {
+            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
+          } else {
+            definedProp = codegen_1.nil;
+          }
+          if (patProps.length) {
+            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
+          }
+          return (0, codegen_1.not)(definedProp);
+        }
+        function deleteAdditional(key) {
+          gen.code((0, codegen_1._)`delete ${data2}[${key}]`);
+        }
+        function additionalPropertyCode(key) {
+          if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
+            deleteAdditional(key);
+            return;
+          }
+          if (schema === false) {
+            cxt.setParams({ additionalProperty: key });
+            cxt.error();
+            if (!allErrors)
+              gen.break();
+            return;
+          }
+          if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
+            const valid = gen.name("valid");
+            if (opts.removeAdditional === "failing") {
+              applyAdditionalSchema(key, valid, false);
+              gen.if((0, codegen_1.not)(valid), () => {
+                cxt.reset();
+                deleteAdditional(key);
+              });
+            } else {
+              applyAdditionalSchema(key, valid);
+              if (!allErrors)
+                gen.if((0, codegen_1.not)(valid), () => gen.break());
+            }
+          }
+        }
+        function applyAdditionalSchema(key, valid, errors) {
+          const subschema = {
+            keyword: "additionalProperties",
+            dataProp: key,
+            dataPropType: util_1.Type.Str
+          };
+          if (errors === false) {
+            Object.assign(subschema, {
+              compositeRule: true,
+              createErrors: false,
+              allErrors: false
+            });
+          }
+          cxt.subschema(subschema, valid);
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/properties.js
+var require_properties = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var validate_1 = require_validate();
+    var code_1 = require_code2();
+    var util_1 = require_util();
+    var additionalProperties_1 = require_additionalProperties();
+    var def = {
+      keyword: "properties",
+      type: "object",
+      schemaType: "object",
+      code(cxt) {
+        const { gen, schema, parentSchema, data: data2, it } = cxt;
+        if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
+          additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
+        }
+        const allProps = (0, code_1.allSchemaProperties)(schema);
+        for (const prop of allProps) {
+          it.definedProperties.add(prop);
+        }
+        if (it.opts.unevaluated && allProps.length && it.props !== true) {
+          it.props = util_1.mergeEvaluated.props(gen, (0, util_1.toHash)(allProps), it.props);
+        }
+        const properties = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (properties.length === 0)
+          return;
+        const valid = gen.name("valid");
+        for (const prop of properties) {
+          if (hasDefault(prop)) {
+            applyPropertySchema(prop);
+          } else {
+            gen.if((0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties));
+            applyPropertySchema(prop);
+            if (!it.allErrors)
+              gen.else().var(valid, true);
+            gen.endIf();
+          }
+          cxt.it.definedProperties.add(prop);
+          cxt.ok(valid);
+        }
+        function hasDefault(prop) {
+          return it.opts.useDefaults && !it.compositeRule && schema[prop].default !== void 0;
+        }
+        function applyPropertySchema(prop) {
+          cxt.subschema({
+            keyword: "properties",
+            schemaProp: prop,
+            dataProp: prop
+          }, valid);
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+var require_patternProperties = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var code_1 = require_code2();
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var util_2 = require_util();
+    var def = {
+      keyword: "patternProperties",
+      type: "object",
+      schemaType: "object",
+      code(cxt) {
+        const { gen, schema, data: data2, parentSchema, it } = cxt;
+        const { opts } = it;
+        const patterns = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
+          return;
+        }
+        const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
+        const valid = gen.name("valid");
+        if (it.props !== true && !(it.props instanceof codegen_1.Name)) {
+          it.props = (0, util_2.evaluatedPropsToName)(gen, it.props);
+        }
+        const { props } = it;
+        validatePatternProperties();
+        function validatePatternProperties() {
+          for (const pat of patterns) {
+            if (checkProperties)
+              checkMatchingProperties(pat);
+            if (it.allErrors) {
+              validateProperties(pat);
+            } else {
+              gen.var(valid, true);
+              validateProperties(pat);
+              gen.if(valid);
+            }
+          }
+        }
+        function checkMatchingProperties(pat) {
+          for (const prop in checkProperties) {
+            if (new RegExp(pat).test(prop)) {
+              (0, util_1.checkStrictMode)(it, `property ${prop} matches pattern ${pat} (use allowMatchingProperties)`);
+            }
+          }
+        }
+        function validateProperties(pat) {
+          gen.forIn("key", data2, (key) => {
+            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
+              const alwaysValid = alwaysValidPatterns.includes(pat);
+              if (!alwaysValid) {
+                cxt.subschema({
+                  keyword: "patternProperties",
+                  schemaProp: pat,
+                  dataProp: key,
+                  dataPropType: util_2.Type.Str
+                }, valid);
+              }
+              if (it.opts.unevaluated && props !== true) {
+                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
+              } else if (!alwaysValid && !it.allErrors) {
+                gen.if((0, codegen_1.not)(valid), () => gen.break());
+              }
+            });
+          });
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/not.js
+var require_not = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var util_1 = require_util();
+    var def = {
+      keyword: "not",
+      schemaType: ["object", "boolean"],
+      trackErrors: true,
+      code(cxt) {
+        const { gen, schema, it } = cxt;
+        if ((0, util_1.alwaysValidSchema)(it, schema)) {
+          cxt.fail();
+          return;
+        }
+        const valid = gen.name("valid");
+        cxt.subschema({
+          keyword: "not",
+          compositeRule: true,
+          createErrors: false,
+          allErrors: false
+        }, valid);
+        cxt.failResult(valid, () => cxt.reset(), () => cxt.error());
+      },
+      error: { message: "must NOT be valid" }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+var require_anyOf = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var code_1 = require_code2();
+    var def = {
+      keyword: "anyOf",
+      schemaType: "array",
+      trackErrors: true,
+      code: code_1.validateUnion,
+      error: { message: "must match a schema in anyOf" }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+var require_oneOf = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: "must match exactly one schema in oneOf",
+      params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
+    };
+    var def = {
+      keyword: "oneOf",
+      schemaType: "array",
+      trackErrors: true,
+      error: error2,
+      code(cxt) {
+        const { gen, schema, parentSchema, it } = cxt;
+        if (!Array.isArray(schema))
+          throw new Error("ajv implementation error");
+        if (it.opts.discriminator && parentSchema.discriminator)
+          return;
+        const schArr = schema;
+        const valid = gen.let("valid", false);
+        const passing = gen.let("passing", null);
+        const schValid = gen.name("_valid");
+        cxt.setParams({ passing });
+        gen.block(validateOneOf);
+        cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
+        function validateOneOf() {
+          schArr.forEach((sch, i) => {
+            let schCxt;
+            if ((0, util_1.alwaysValidSchema)(it, sch)) {
+              gen.var(schValid, true);
+            } else {
+              schCxt = cxt.subschema({
+                keyword: "oneOf",
+                schemaProp: i,
+                compositeRule: true
+              }, schValid);
+            }
+            if (i > 0) {
+              gen.if((0, codegen_1._)`${schValid} && ${valid}`).assign(valid, false).assign(passing, (0, codegen_1._)`[${passing}, ${i}]`).else();
+            }
+            gen.if(schValid, () => {
+              gen.assign(valid, true);
+              gen.assign(passing, i);
+              if (schCxt)
+                cxt.mergeEvaluated(schCxt, codegen_1.Name);
+            });
+          });
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+var require_allOf = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var util_1 = require_util();
+    var def = {
+      keyword: "allOf",
+      schemaType: "array",
+      code(cxt) {
+        const { gen, schema, it } = cxt;
+        if (!Array.isArray(schema))
+          throw new Error("ajv implementation error");
+        const valid = gen.name("valid");
+        schema.forEach((sch, i) => {
+          if ((0, util_1.alwaysValidSchema)(it, sch))
+            return;
+          const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i }, valid);
+          cxt.ok(valid);
+          cxt.mergeEvaluated(schCxt);
+        });
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/if.js
+var require_if = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var util_1 = require_util();
+    var error2 = {
+      message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
+      params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
+    };
+    var def = {
+      keyword: "if",
+      schemaType: ["object", "boolean"],
+      trackErrors: true,
+      error: error2,
+      code(cxt) {
+        const { gen, parentSchema, it } = cxt;
+        if (parentSchema.then === void 0 && parentSchema.else === void 0) {
+          (0, util_1.checkStrictMode)(it, '"if" without "then" and "else" is ignored');
+        }
+        const hasThen = hasSchema(it, "then");
+        const hasElse = hasSchema(it, "else");
+        if (!hasThen && !hasElse)
+          return;
+        const valid = gen.let("valid", true);
+        const schValid = gen.name("_valid");
+        validateIf();
+        cxt.reset();
+        if (hasThen && hasElse) {
+          const ifClause = gen.let("ifClause");
+          cxt.setParams({ ifClause });
+          gen.if(schValid, validateClause("then", ifClause), validateClause("else", ifClause));
+        } else if (hasThen) {
+          gen.if(schValid, validateClause("then"));
+        } else {
+          gen.if((0, codegen_1.not)(schValid), validateClause("else"));
+        }
+        cxt.pass(valid, () => cxt.error(true));
+        function validateIf() {
+          const schCxt = cxt.subschema({
+            keyword: "if",
+            compositeRule: true,
+            createErrors: false,
+            allErrors: false
+          }, schValid);
+          cxt.mergeEvaluated(schCxt);
+        }
+        function validateClause(keyword, ifClause) {
+          return () => {
+            const schCxt = cxt.subschema({ keyword }, schValid);
+            gen.assign(valid, schValid);
+            cxt.mergeValidEvaluated(schCxt, valid);
+            if (ifClause)
+              gen.assign(ifClause, (0, codegen_1._)`${keyword}`);
+            else
+              cxt.setParams({ ifClause: keyword });
+          };
+        }
+      }
+    };
+    function hasSchema(it, keyword) {
+      const schema = it.schema[keyword];
+      return schema !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema);
+    }
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+var require_thenElse = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var util_1 = require_util();
+    var def = {
+      keyword: ["then", "else"],
+      schemaType: ["object", "boolean"],
+      code({ keyword, parentSchema, it }) {
+        if (parentSchema.if === void 0)
+          (0, util_1.checkStrictMode)(it, `"${keyword}" without "if" is ignored`);
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/applicator/index.js
+var require_applicator = __commonJS({
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var additionalItems_1 = require_additionalItems();
+    var prefixItems_1 = require_prefixItems();
+    var items_1 = require_items();
+    var items2020_1 = require_items2020();
+    var contains_1 = require_contains();
+    var dependencies_1 = require_dependencies();
+    var propertyNames_1 = require_propertyNames();
+    var additionalProperties_1 = require_additionalProperties();
+    var properties_1 = require_properties();
+    var patternProperties_1 = require_patternProperties();
+    var not_1 = require_not();
+    var anyOf_1 = require_anyOf();
+    var oneOf_1 = require_oneOf();
+    var allOf_1 = require_allOf();
+    var if_1 = require_if();
+    var thenElse_1 = require_thenElse();
+    function getApplicator(draft2020 = false) {
+      const applicator = [
+        // any
+        not_1.default,
+        anyOf_1.default,
+        oneOf_1.default,
+        allOf_1.default,
+        if_1.default,
+        thenElse_1.default,
+        // object
+        propertyNames_1.default,
+        additionalProperties_1.default,
+        dependencies_1.default,
+        properties_1.default,
+        patternProperties_1.default
+      ];
+      if (draft2020)
+        applicator.push(prefixItems_1.default, items2020_1.default);
+      else
+        applicator.push(additionalItems_1.default, items_1.default);
+      applicator.push(contains_1.default);
+      return applicator;
+    }
+    exports.default = getApplicator;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/format/format.js
+var require_format = __commonJS({
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var error2 = {
+      message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
+    };
+    var def = {
+      keyword: "format",
+      type: ["number", "string"],
+      schemaType: "string",
+      $data: true,
+      error: error2,
+      code(cxt, ruleType) {
+        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
+        if (!opts.validateFormats)
+          return;
+        if ($data)
+          validate$DataFormat();
+        else
+          validateFormat();
+        function validate$DataFormat() {
+          const fmts = gen.scopeValue("formats", {
+            ref: self2.formats,
+            code: opts.code.formats
+          });
+          const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
+          const fType = gen.let("fType");
+          const format = gen.let("format");
+          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
+          cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
+          function unknownFmt() {
+            if (opts.strictSchema === false)
+              return codegen_1.nil;
+            return (0, codegen_1._)`${schemaCode} && !${format}`;
+          }
+          function invalidFmt() {
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data2}) : ${format}(${data2}))` : (0, codegen_1._)`${format}(${data2})`;
+            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data2}))`;
+            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
+          }
+        }
+        function validateFormat() {
+          const formatDef = self2.formats[schema];
+          if (!formatDef) {
+            unknownFormat();
+            return;
+          }
+          if (formatDef === true)
+            return;
+          const [fmtType, format, fmtRef] = getFormat(formatDef);
+          if (fmtType === ruleType)
+            cxt.pass(validCondition());
+          function unknownFormat() {
+            if (opts.strictSchema === false) {
+              self2.logger.warn(unknownMsg());
+              return;
+            }
+            throw new Error(unknownMsg());
+            function unknownMsg() {
+              return `unknown format "${schema}" ignored in schema at path "${errSchemaPath}"`;
+            }
+          }
+          function getFormat(fmtDef) {
+            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
+            if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
+              return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
+            }
+            return ["string", fmtDef, fmt];
+          }
+          function validCondition() {
+            if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
+              if (!schemaEnv.$async)
+                throw new Error("async format in sync schema");
+              return (0, codegen_1._)`await ${fmtRef}(${data2})`;
+            }
+            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data2})` : (0, codegen_1._)`${fmtRef}.test(${data2})`;
+          }
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/format/index.js
+var require_format2 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var format_1 = require_format();
+    var format = [format_1.default];
+    exports.default = format;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/metadata.js
+var require_metadata = __commonJS({
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.contentVocabulary = exports.metadataVocabulary = void 0;
+    exports.metadataVocabulary = [
+      "title",
+      "description",
+      "default",
+      "deprecated",
+      "readOnly",
+      "writeOnly",
+      "examples"
+    ];
+    exports.contentVocabulary = [
+      "contentMediaType",
+      "contentEncoding",
+      "contentSchema"
+    ];
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/draft7.js
+var require_draft7 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var core_1 = require_core2();
+    var validation_1 = require_validation();
+    var applicator_1 = require_applicator();
+    var format_1 = require_format2();
+    var metadata_1 = require_metadata();
+    var draft7Vocabularies = [
+      core_1.default,
+      validation_1.default,
+      (0, applicator_1.default)(),
+      format_1.default,
+      metadata_1.metadataVocabulary,
+      metadata_1.contentVocabulary
+    ];
+    exports.default = draft7Vocabularies;
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/discriminator/types.js
+var require_types = __commonJS({
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DiscrError = void 0;
+    var DiscrError;
+    (function(DiscrError2) {
+      DiscrError2["Tag"] = "tag";
+      DiscrError2["Mapping"] = "mapping";
+    })(DiscrError || (exports.DiscrError = DiscrError = {}));
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/discriminator/index.js
+var require_discriminator = __commonJS({
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var codegen_1 = require_codegen();
+    var types_1 = require_types();
+    var compile_1 = require_compile();
+    var ref_error_1 = require_ref_error();
+    var util_1 = require_util();
+    var error2 = {
+      message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
+      params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
+    };
+    var def = {
+      keyword: "discriminator",
+      type: "object",
+      schemaType: "object",
+      error: error2,
+      code(cxt) {
+        const { gen, data: data2, schema, parentSchema, it } = cxt;
+        const { oneOf } = parentSchema;
+        if (!it.opts.discriminator) {
+          throw new Error("discriminator: requires discriminator option");
+        }
+        const tagName = schema.propertyName;
+        if (typeof tagName != "string")
+          throw new Error("discriminator: requires propertyName");
+        if (schema.mapping)
+          throw new Error("discriminator: mapping is not supported");
+        if (!oneOf)
+          throw new Error("discriminator: requires oneOf keyword");
+        const valid = gen.let("valid", false);
+        const tag = gen.const("tag", (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(tagName)}`);
+        gen.if((0, codegen_1._)`typeof ${tag} == "string"`, () => validateMapping(), () => cxt.error(false, { discrError: types_1.DiscrError.Tag, tag, tagName }));
+        cxt.ok(valid);
+        function validateMapping() {
+          const mapping = getMapping();
+          gen.if(false);
+          for (const tagValue in mapping) {
+            gen.elseIf((0, codegen_1._)`${tag} === ${tagValue}`);
+            gen.assign(valid, applyTagSchema(mapping[tagValue]));
+          }
+          gen.else();
+          cxt.error(false, { discrError: types_1.DiscrError.Mapping, tag, tagName });
+          gen.endIf();
+        }
+        function applyTagSchema(schemaProp) {
+          const _valid = gen.name("valid");
+          const schCxt = cxt.subschema({ keyword: "oneOf", schemaProp }, _valid);
+          cxt.mergeEvaluated(schCxt, codegen_1.Name);
+          return _valid;
+        }
+        function getMapping() {
+          var _a;
+          const oneOfMapping = {};
+          const topRequired = hasRequired(parentSchema);
+          let tagRequired = true;
+          for (let i = 0; i < oneOf.length; i++) {
+            let sch = oneOf[i];
+            if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
+              const ref2 = sch.$ref;
+              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref2);
+              if (sch instanceof compile_1.SchemaEnv)
+                sch = sch.schema;
+              if (sch === void 0)
+                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref2);
+            }
+            const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
+            if (typeof propSch != "object") {
+              throw new Error(`discriminator: oneOf subschemas (or referenced schemas) must have "properties/${tagName}"`);
+            }
+            tagRequired = tagRequired && (topRequired || hasRequired(sch));
+            addMappings(propSch, i);
+          }
+          if (!tagRequired)
+            throw new Error(`discriminator: "${tagName}" must be required`);
+          return oneOfMapping;
+          function hasRequired({ required }) {
+            return Array.isArray(required) && required.includes(tagName);
+          }
+          function addMappings(sch, i) {
+            if (sch.const) {
+              addMapping(sch.const, i);
+            } else if (sch.enum) {
+              for (const tagValue of sch.enum) {
+                addMapping(tagValue, i);
+              }
+            } else {
+              throw new Error(`discriminator: "properties/${tagName}" must have "const" or "enum"`);
+            }
+          }
+          function addMapping(tagValue, i) {
+            if (typeof tagValue != "string" || tagValue in oneOfMapping) {
+              throw new Error(`discriminator: "${tagName}" values must be unique strings`);
+            }
+            oneOfMapping[tagValue] = i;
+          }
+        }
+      }
+    };
+    exports.default = def;
+  }
+});
+
+// node_modules/ajv/dist/refs/json-schema-draft-07.json
+var require_json_schema_draft_07 = __commonJS({
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
+    module.exports = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "http://json-schema.org/draft-07/schema#",
+      title: "Core schema meta-schema",
+      definitions: {
+        schemaArray: {
+          type: "array",
+          minItems: 1,
+          items: { $ref: "#" }
+        },
+        nonNegativeInteger: {
+          type: "integer",
+          minimum: 0
+        },
+        nonNegativeIntegerDefault0: {
+          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
+        },
+        simpleTypes: {
+          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
+        },
+        stringArray: {
+          type: "array",
+          items: { type: "string" },
+          uniqueItems: true,
+          default: []
+        }
+      },
+      type: ["object", "boolean"],
+      properties: {
+        $id: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $schema: {
+          type: "string",
+          format: "uri"
+        },
+        $ref: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $comment: {
+          type: "string"
+        },
+        title: {
+          type: "string"
+        },
+        description: {
+          type: "string"
+        },
+        default: true,
+        readOnly: {
+          type: "boolean",
+          default: false
+        },
+        examples: {
+          type: "array",
+          items: true
+        },
+        multipleOf: {
+          type: "number",
+          exclusiveMinimum: 0
+        },
+        maximum: {
+          type: "number"
+        },
+        exclusiveMaximum: {
+          type: "number"
+        },
+        minimum: {
+          type: "number"
+        },
+        exclusiveMinimum: {
+          type: "number"
+        },
+        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
+        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        pattern: {
+          type: "string",
+          format: "regex"
+        },
+        additionalItems: { $ref: "#" },
+        items: {
+          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
+          default: true
+        },
+        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
+        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        uniqueItems: {
+          type: "boolean",
+          default: false
+        },
+        contains: { $ref: "#" },
+        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
+        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        required: { $ref: "#/definitions/stringArray" },
+        additionalProperties: { $ref: "#" },
+        definitions: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        properties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        patternProperties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          propertyNames: { format: "regex" },
+          default: {}
+        },
+        dependencies: {
+          type: "object",
+          additionalProperties: {
+            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
+          }
+        },
+        propertyNames: { $ref: "#" },
+        const: true,
+        enum: {
+          type: "array",
+          items: true,
+          minItems: 1,
+          uniqueItems: true
+        },
+        type: {
+          anyOf: [
+            { $ref: "#/definitions/simpleTypes" },
+            {
+              type: "array",
+              items: { $ref: "#/definitions/simpleTypes" },
+              minItems: 1,
+              uniqueItems: true
+            }
+          ]
+        },
+        format: { type: "string" },
+        contentMediaType: { type: "string" },
+        contentEncoding: { type: "string" },
+        if: { $ref: "#" },
+        then: { $ref: "#" },
+        else: { $ref: "#" },
+        allOf: { $ref: "#/definitions/schemaArray" },
+        anyOf: { $ref: "#/definitions/schemaArray" },
+        oneOf: { $ref: "#/definitions/schemaArray" },
+        not: { $ref: "#" }
+      },
+      default: true
+    };
+  }
+});
+
+// node_modules/ajv/dist/ajv.js
+var require_ajv = __commonJS({
+  "node_modules/ajv/dist/ajv.js"(exports, module) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
+    var core_1 = require_core();
+    var draft7_1 = require_draft7();
+    var discriminator_1 = require_discriminator();
+    var draft7MetaSchema = require_json_schema_draft_07();
+    var META_SUPPORT_DATA = ["/properties"];
+    var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
+    var Ajv3 = class extends core_1.default {
+      _addVocabularies() {
+        super._addVocabularies();
+        draft7_1.default.forEach((v) => this.addVocabulary(v));
+        if (this.opts.discriminator)
+          this.addKeyword(discriminator_1.default);
+      }
+      _addDefaultMetaSchema() {
+        super._addDefaultMetaSchema();
+        if (!this.opts.meta)
+          return;
+        const metaSchema = this.opts.$data ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA) : draft7MetaSchema;
+        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
+        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
+      }
+      defaultMeta() {
+        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
+      }
+    };
+    exports.Ajv = Ajv3;
+    module.exports = exports = Ajv3;
+    module.exports.Ajv = Ajv3;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = Ajv3;
+    var validate_1 = require_validate();
+    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
+      return validate_1.KeywordCxt;
+    } });
+    var codegen_1 = require_codegen();
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+      return codegen_1._;
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+      return codegen_1.str;
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+      return codegen_1.stringify;
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+      return codegen_1.nil;
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+      return codegen_1.Name;
+    } });
+    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
+      return codegen_1.CodeGen;
+    } });
+    var validation_error_1 = require_validation_error();
+    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
+      return validation_error_1.default;
+    } });
+    var ref_error_1 = require_ref_error();
+    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
+      return ref_error_1.default;
+    } });
+  }
+});
+
+// src/core/text/precompiled-schemas.ts
+function validatorOf(schema) {
+  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+  const { $id: _id, ...anonymous } = schema;
+  return ajv.compile(anonymous);
+}
+var import_ajv, ajv, draft07MetaSchema;
+var init_precompiled_schemas = __esm({
+  "src/core/text/precompiled-schemas.ts"() {
+    "use strict";
+    import_ajv = __toESM(require_ajv(), 1);
+    draft07MetaSchema = void 0;
+  }
+});
+
+// src/core/text/schema.ts
+var schema_exports = {};
+__export(schema_exports, {
+  closest: () => closest,
+  compileSchema: () => compileSchema,
+  describeSchemaError: () => describeSchemaError,
+  pointerToPath: () => pointerToPath,
+  schemaProblems: () => schemaProblems,
+  validateAgainst: () => validateAgainst
+});
+function compileSchema(schema) {
+  let validate2 = compiled.get(schema);
+  if (!validate2) {
+    validate2 = validatorOf(schema);
+    compiled.set(schema, validate2);
+  }
+  return validate2;
+}
+function validateAgainst(schema, source, file) {
+  const validate2 = compileSchema(schema);
+  if (validate2(source.value)) return { ok: true, value: source.value };
+  const issues = dedupe(
+    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message2 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message2 }))
+  );
+  return { ok: false, issues };
+}
+function schemaProblems(errors, at = "", opts = {}) {
+  return withoutOtherShapes(errors).filter(notNoise).map((error2) => {
+    const pointer = `${at}${error2.instancePath}`;
+    const key = error2.keyword === "additionalProperties" ? String(error2.params["additionalProperty"]) : error2.propertyName;
+    const message2 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
+    return { pointer, ...key !== void 0 && { key }, message: message2 };
+  });
+}
+function describeSchemaError(e) {
+  const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
+  if (e.propertyName !== void 0) {
+    const rule = e.parentSchema?.description;
+    const inner = describeSchemaError({ ...e, instancePath: "", propertyName: void 0 });
+    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === "string" ? rule : inner}`;
+  }
+  switch (e.keyword) {
+    case "required":
+      return `${where}missing required key "${String(e.params["missingProperty"])}"`;
+    case "additionalProperties": {
+      const unknown = String(e.params["additionalProperty"]);
+      const allowed = Object.keys(e.parentSchema?.properties ?? {});
+      const guess = closest(unknown, allowed);
+      const hint = guess ? ` (did you mean "${guess}"?)` : allowed.length > 0 ? ` (allowed: ${allowed.join(", ")})` : "";
+      return `${where}unknown key "${unknown}"${hint}`;
+    }
+    case "type":
+      return `${where}must be ${String(e.params["type"])}, got ${typeName(e.data)}`;
+    case "enum":
+      return `${where}must be one of ${e.params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
+    case "const":
+      return `${where}must be ${JSON.stringify(e.params["allowedValue"])}`;
+    case "minLength":
+      return `${where}must not be empty`;
+    case "maximum":
+      return `${where}must be at most ${String(e.params["limit"])}, got ${String(e.data)}`;
+    default:
+      return `${where}${e.message ?? "is invalid"}`;
+  }
+}
+function pointerToPath(pointer) {
+  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).reduce((acc, seg) => /^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === "" ? seg : `${acc}.${seg}`, "");
+}
+function notNoise(e) {
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if" && e.keyword !== "propertyNames";
+}
+function withoutOtherShapes(errors) {
+  const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
+  const reached = new Set(errors.filter((e) => e.keyword !== "type" && anyOfOf(e) !== void 0).map((e) => `${e.instancePath} ${anyOfOf(e)}`));
+  return errors.filter((e) => e.keyword !== "type" || !reached.has(`${e.instancePath} ${anyOfOf(e)}`));
+}
+function dedupe(issues) {
+  const seen = /* @__PURE__ */ new Set();
+  return issues.filter((i) => {
+    const k = `${i.line}:${i.col}:${i.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+function typeName(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+function closest(word, candidates) {
+  let best;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = levenshtein(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+function levenshtein(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+var compiled;
+var init_schema = __esm({
+  "src/core/text/schema.ts"() {
+    "use strict";
+    init_precompiled_schemas();
+    compiled = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/core/text/text-file.ts
+function decodeText(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
+  let text2;
+  try {
+    text2 = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
+  }
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+}
+function tooLargeIssue(file, size3, kind) {
+  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
+}
+function nulIssue(text2, file, kind) {
+  const at = text2.indexOf("\0");
+  if (at === -1) return void 0;
+  const before = text2.slice(0, at);
+  const line = before.split("\n").length;
+  const col = at - before.lastIndexOf("\n");
+  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
+}
+var TextStreamDecoder, MIB, UTF8;
+var init_text_file = __esm({
+  "src/core/text/text-file.ts"() {
+    "use strict";
+    TextStreamDecoder = class {
+      constructor(file, kind) {
+        this.file = file;
+        this.kind = kind;
+      }
+      decoder = new TextDecoder("utf-8", { fatal: true });
+      bytes = 0;
+      lines = 1;
+      /** Characters on the current line so far. */
+      column = 0;
+      /** The first NUL byte's issue: said once the whole file is known to be UTF-8, as `decodeText` says it. */
+      nul;
+      /** The text of `piece` (none after a NUL byte); `last`: the file ends with it. */
+      decode(piece, last = false) {
+        this.bytes += piece.length;
+        if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
+        let text2;
+        try {
+          text2 = this.decoder.decode(piece, { stream: !last });
+        } catch {
+          return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
+        }
+        if (this.nul === void 0) {
+          const binary = nulIssue(text2, this.file, this.kind);
+          if (binary) this.nul = { ...binary, line: this.lines + binary.line - 1, col: binary.line === 1 ? this.column + binary.col : binary.col };
+          else this.advance(text2);
+        }
+        if (this.nul !== void 0) return last ? { ok: false, issues: [this.nul] } : { ok: true, value: "" };
+        return { ok: true, value: text2 };
+      }
+      /** Where the next piece starts: its line, and the characters before it on that line. */
+      advance(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        if (lastBreak === -1) {
+          this.column += text2.length;
+          return;
+        }
+        for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) this.lines++;
+        this.column = text2.length - lastBreak - 1;
+      }
+    };
+    MIB = 1024 * 1024;
+    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -15170,7 +16274,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t5) => JSON.stringify(t5)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
   let message2;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15500,9 +16604,13 @@ function parseConfig(text2, file, schema) {
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
+  const policy = parsePolicy(raw.policy);
+  const judges = parseJudges(raw.judges);
   const issues = [
+    ...policy.issues,
+    ...judges.issues,
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => [...varNameIssues(t5.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t5)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
   ];
   const minPassRate = raw.flows?.min_pass_rate === void 0 ? void 0 : parsePassRate(raw.flows.min_pass_rate, "flows.min_pass_rate");
   if (minPassRate && !minPassRate.ok) issues.push({ pointer: "/flows/min_pass_rate", message: minPassRate.error });
@@ -15520,7 +16628,7 @@ function parseConfig(text2, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t5]) => [name, tenantConfig(t5)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15542,7 +16650,9 @@ function parseConfig(text2, file, schema) {
         data: raw.local?.data ?? base.local.data,
         preview: raw.local?.preview ?? false
       },
-      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions }
+      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
+      policy: policy.policy,
+      judges: judges.judges
     }
   };
 }
@@ -15554,7 +16664,9 @@ function defaultConfig(file) {
     roles: { dir: "roles", prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: "flows", concurrency: 4, strictEnd: false },
     local: { data: ".roleflow/local.json", preview: false },
-    preview: { maxExecutions: 500 }
+    preview: { maxExecutions: 500 },
+    policy: emptyPolicy(),
+    judges: {}
   };
 }
 function configuredTenant(config, name) {
@@ -15569,16 +16681,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t5) {
+function tenantIssues(name, t6) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t5.timeout !== void 0) {
-    const timeout = parseDuration(t5.timeout);
+  if (t6.timeout !== void 0) {
+    const timeout = parseDuration(t6.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t5[key];
+    const raw = t6[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15592,26 +16704,29 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t5) {
-  const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
+function tenantConfig(t6) {
+  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
   return {
-    baseUrl: t5.base_url.replace(/\/+$/, ""),
-    ...t5.ws_url === void 0 ? {} : { wsUrl: t5.ws_url },
-    tokenEnv: t5.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t5.ws_auth ?? "header",
+    baseUrl: t6.base_url.replace(/\/+$/, ""),
+    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
+    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t6.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t5.retries ?? 4,
-    api: t5.api ?? {},
-    ...t5.vars === void 0 ? {} : { vars: t5.vars },
-    ...t5.preview === true && { preview: true },
-    ...t5.watch_apply === true && { watchApply: true }
+    retries: t6.retries ?? 4,
+    api: t6.api ?? {},
+    ...t6.vars === void 0 ? {} : { vars: t6.vars },
+    ...t6.preview === true && { preview: true },
+    ...t6.watch_apply === true && { watchApply: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
-var init_config = __esm({
+var init_config2 = __esm({
   "src/core/config/config.ts"() {
     "use strict";
     init_duration();
+    init_config();
+    init_parse();
+    init_types();
     init_vars();
     init_schema();
     init_url_safety();
@@ -15785,7 +16900,7 @@ async function dirExists(dir) {
     throw new RoleflowError(`${dir.display}: cannot read the folder (${code3 ?? String(err)})`);
   }
 }
-async function listFilesUnder(cwd, dir, accept) {
+async function listFilesUnder(cwd, dir, accept, skipFolder) {
   const found = [];
   const links = /* @__PURE__ */ new Set();
   const root = resolve(dir);
@@ -15797,7 +16912,7 @@ async function listFilesUnder(cwd, dir, accept) {
       if (entry.name.startsWith(".")) continue;
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name !== "node_modules") await walk(under(root, childRel), childRel);
+        if (entry.name !== "node_modules" && skipFolder?.(entry.name) !== true) await walk(under(root, childRel), childRel);
       } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
       } else if (accept(entry.name) && entry.isSymbolicLink() && await isFile(under(root, childRel))) {
@@ -15916,7 +17031,7 @@ var DEFAULT_CONFIG_FILE, CONFIG_FILE;
 var init_config_file = __esm({
   "src/files/config-file.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_package_root();
     init_source_files();
@@ -15925,7 +17040,7 @@ var init_config_file = __esm({
   }
 });
 
-// src/files/state-folder.ts
+// src/files/runs/state-folder.ts
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname as dirname4, join as join3 } from "node:path";
 function stateFolderOf(cwd, config) {
@@ -15943,7 +17058,7 @@ async function ensureStateFolder(dir) {
   }
 }
 var init_state_folder = __esm({
-  "src/files/state-folder.ts"() {
+  "src/files/runs/state-folder.ts"() {
     "use strict";
     init_errors();
     init_config_file();
@@ -18919,9 +20034,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve31, reject2) => {
+          return new Promise((resolve33, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve31(data2);
+              return err ? reject2(err) : resolve33(data2);
             });
           });
         }
@@ -18959,9 +20074,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve31, reject2) => {
+          return new Promise((resolve33, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve31(data2);
+              return err2 ? reject2(err2) : resolve33(data2);
             });
           });
         }
@@ -22467,8 +23582,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve31, reject2) => {
-        res = resolve31;
+      const promise = new Promise((resolve33, reject2) => {
+        res = resolve33;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23894,12 +25009,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve31, reject2) => {
+      const waitForDrain = () => new Promise((resolve33, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve31;
+          callback = resolve33;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24783,12 +25898,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve31, reject2) => {
+      const waitForDrain = () => new Promise((resolve33, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve31;
+          callback = resolve33;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25105,16 +26220,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve31) => {
+        return new Promise((resolve33) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve31;
+            this[kClosedResolve] = resolve33;
           } else {
-            resolve31(null);
+            resolve33(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve31) => {
+        return new Promise((resolve33) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25127,7 +26242,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve31(null);
+            resolve33(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25534,8 +26649,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve31) => {
-            this[kClosedResolve] = resolve31;
+          return new Promise((resolve33) => {
+            this[kClosedResolve] = resolve33;
           });
         }
       }
@@ -25730,9 +26845,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t5 = b;
+        const t6 = b;
         b = a % b;
-        a = t5;
+        a = t6;
       }
       return a;
     }
@@ -26657,7 +27772,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve31, reject2) => {
+        const socket = await new Promise((resolve33, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26667,7 +27782,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve31(socket2);
+              resolve33(socket2);
             }
           });
         });
@@ -26677,14 +27792,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve31, reject2) => {
+        await new Promise((resolve33, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve31();
+            resolve33();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26693,14 +27808,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve31();
+            resolve33();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve31, reject2) => {
+        await new Promise((resolve33, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26708,7 +27823,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve31();
+            resolve33();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26751,8 +27866,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve31, reject2) => {
-                      finalSocket.once("secureConnect", resolve31);
+                    await new Promise((resolve33, reject2) => {
+                      finalSocket.once("secureConnect", resolve33);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27885,7 +29000,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27899,11 +29014,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve31(null);
+                resolve33(null);
               }
             });
           } else {
-            this.on("close", resolve31);
+            this.on("close", resolve33);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27931,7 +29046,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve31, reject2) => {
+      return new Promise((resolve33, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27946,7 +29061,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve31,
+              resolve: resolve33,
               reject: reject2,
               length: 0,
               body: []
@@ -28020,18 +29135,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve31, stream, length } = consume2;
+      const { type, body, resolve: resolve33, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve31(chunksDecode(body, length, encoding));
+          resolve33(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve31(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve33(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve31(chunksConcat(body, length).buffer);
+          resolve33(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve31(new Blob(body, { type: stream[kContentType] }));
+          resolve33(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve31(chunksConcat(body, length));
+          resolve33(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28221,9 +29336,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -28435,9 +29550,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -28725,9 +29840,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -28820,9 +29935,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -30096,7 +31211,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile7, mkdir: mkdir9 } = __require("node:fs/promises");
-    var { dirname: dirname18, resolve: resolve31 } = __require("node:path");
+    var { dirname: dirname19, resolve: resolve33 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30297,7 +31412,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile7(resolve31(path), "utf8");
+          const data2 = await readFile7(resolve33(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30326,8 +31441,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve31(path);
-        await mkdir9(dirname18(resolvedPath), { recursive: true });
+        const resolvedPath = resolve33(path);
+        await mkdir9(dirname19(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash5, snapshot]) => ({
           hash: hash5,
           snapshot
@@ -38306,7 +39421,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve31, reject2) => agent.dispatch(
+        return new Promise((resolve33, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38394,7 +39509,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve31({
+              resolve33({
                 status,
                 statusText,
                 headersList,
@@ -38447,7 +39562,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve31({
+              resolve33({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38471,7 +39586,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve31({
+              resolve33({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42842,7 +43957,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve33) => setTimeout(resolve33, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42994,7 +44109,7 @@ function toRole(item, where, label) {
   const { id, name, description, content } = item;
   if (typeof id !== "string" || id === "") throw shapeError(where, `${labelText(label)} has no string id`);
   if (typeof name !== "string") throw shapeError(where, `role ${id} has no string name`);
-  const role = { id, name, description: textOf(description, "description", id, where), content: textOf(content, "content", id, where) };
+  const role = { id, name, description: textOf2(description, "description", id, where), content: textOf2(content, "content", id, where) };
   if (typeof item.created_at === "string") role.createdAt = item.created_at;
   const updated = item.last_updated ?? item.last_update;
   if (typeof updated === "string") role.lastUpdated = updated;
@@ -43044,7 +44159,7 @@ function toWsMessage(frame) {
   };
   return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
 }
-function textOf(value, field, id, where) {
+function textOf2(value, field, id, where) {
   if (value === void 0 || value === null) return "";
   if (typeof value !== "string") throw shapeError(where, `role ${id} has ${kindOf(value)} as ${field}, not a string`);
   return value;
@@ -43164,7 +44279,7 @@ var init_role_set = __esm({
 
 // src/core/roles/serialize.ts
 function serializeRoleFile(role) {
-  const doc = new import_yaml2.Document({});
+  const doc = new import_yaml3.Document({});
   doc.set("name", quoteIfAmbiguous(role.name));
   doc.set("description", quoteIfAmbiguous(role.description));
   if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
@@ -43176,15 +44291,15 @@ ${yaml}---
 ${role.content}${end}`;
 }
 function quoteIfAmbiguous(value) {
-  const scalar = new import_yaml2.Scalar(value);
-  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml2.Scalar.QUOTE_DOUBLE;
+  const scalar = new import_yaml3.Scalar(value);
+  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml3.Scalar.QUOTE_DOUBLE;
   return scalar;
 }
 function readsBackPlain(value) {
-  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
+  const text2 = new import_yaml3.Document({ v: value }).toString({ lineWidth: 0 });
   return ["1.1", "1.2"].every((version2) => {
     try {
-      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
+      return (0, import_yaml3.parse)(text2, { version: version2 })?.v === value;
     } catch {
       return false;
     }
@@ -43202,11 +44317,11 @@ function roleFileName(name, taken) {
 function fileNameKey(fileName) {
   return fileName.toLowerCase().normalize("NFC");
 }
-var import_yaml2, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
+var import_yaml3, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
 var init_serialize = __esm({
   "src/core/roles/serialize.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
     YAML_11_IMPLICIT = [
       /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
       /^(?:~|null|Null|NULL|=|<<)$/,
@@ -43253,7 +44368,7 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t5) => showName(t5)).join(", ");
+  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
 function membershipNotes(excluded, remote, tenant, plan3) {
@@ -43264,9 +44379,9 @@ function membershipNotes(excluded, remote, tenant, plan3) {
   for (const file of excluded) {
     const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
-      const outcome = plan3.deleted.has(role.id) ? "is deleted from" : plan3.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
-      if (outcome === void 0) continue;
-      notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+      const outcome2 = plan3.deleted.has(role.id) ? "is deleted from" : plan3.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      if (outcome2 === void 0) continue;
+      notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome2} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
     }
   }
   return notes;
@@ -43287,7 +44402,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
     });
   }
   return warnings;
@@ -43341,7 +44456,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve33) => setTimeout(resolve33, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47221,8 +48336,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve31, reject2) => {
-          const waiter = { resolve: resolve31, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve33, reject2) => {
+          const waiter = { resolve: resolve33, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47327,7 +48442,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve31, reject2) => {
+  return new Promise((resolve33, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47353,7 +48468,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve31(new Session(socket, shown, secrets));
+      resolve33(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47597,9 +48712,9 @@ function createRateLimit(perSecond, now = () => performance3.now()) {
   let fullAt = now();
   return {
     take() {
-      const t5 = now();
-      const next = Math.max(fullAt, t5);
-      const waitMs = next - burst - t5;
+      const t6 = now();
+      const next = Math.max(fullAt, t6);
+      const waitMs = next - burst - t6;
       if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
       fullAt = next + interval;
       return void 0;
@@ -47610,10 +48725,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t5 = a;
-    t5 = Math.imul(t5 ^ t5 >>> 15, t5 | 1);
-    t5 ^= t5 + Math.imul(t5 ^ t5 >>> 7, t5 | 61);
-    return ((t5 ^ t5 >>> 14) >>> 0) / 4294967296;
+    let t6 = a;
+    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
+    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
+    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47894,6 +49009,26 @@ var init_data_log = __esm({
   }
 });
 
+// src/emulator/grade.ts
+function grade(config, inputs) {
+  const text2 = words2(inputs[config.text] ?? "");
+  const wanted = [...new Set(words2(inputs[config.rubric] ?? "").filter((w) => w.length >= 4))];
+  const found = wanted.filter((w) => text2.some((t6) => t6.startsWith(w.slice(0, 5))));
+  const missing = wanted.filter((w) => !found.includes(w));
+  const score = wanted.length === 0 ? 0 : found.length / wanted.length;
+  const pass = wanted.length > 0 && score >= (config.pass_at ?? 0.5);
+  const reason2 = wanted.length === 0 ? "the rubric has no word of four letters or more to look for" : `${found.length} of ${wanted.length} rubric words found${found.length > 0 ? `: ${found.join(", ")}` : ""}${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}`;
+  return { "grade.pass": String(pass), "grade.score": score.toFixed(2), "grade.reason": reason2 };
+}
+function words2(text2) {
+  return text2.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+var init_grade = __esm({
+  "src/emulator/grade.ts"() {
+    "use strict";
+  }
+});
+
 // src/emulator/store/role-refs.ts
 function readRoleTemplate(inner) {
   if (!inner.startsWith(ROLE_PREFIX)) return void 0;
@@ -47917,10 +49052,10 @@ function roleTemplatesIn(text2) {
   }
   return found;
 }
-function stringsIn(value, at = []) {
+function stringsIn2(value, at = []) {
   if (typeof value === "string") return [{ text: value, at }];
-  if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn(v, [...at, String(i)]));
-  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...at, k]));
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn2(v, [...at, String(i)]));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringsIn2(v, [...at, k]));
   return [];
 }
 function missingRoleText(name, by) {
@@ -47994,7 +49129,9 @@ function latencyObject(ms2, form) {
   return { seconds: Math.floor(ms2 / 1e3), milliseconds: form === "parts" ? ms2 % 1e3 : ms2 };
 }
 function renderOutputs(execution) {
-  return { results: execution.flow.outputs.results.map((r) => render2(r, execution.inputs, execution.roles)) };
+  const { flow, inputs } = execution;
+  const seen = flow.grade === void 0 ? inputs : { ...inputs, ...grade(flow.grade, inputs) };
+  return { results: flow.outputs.results.map((r) => render2(r, seen, execution.roles)) };
 }
 function render2(template, inputs, roles) {
   if (typeof template === "string") {
@@ -48005,7 +49142,7 @@ function render2(template, inputs, roles) {
       return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
     });
   }
-  if (Array.isArray(template)) return template.map((t5) => render2(t5, inputs, roles));
+  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
@@ -48022,6 +49159,7 @@ var KEEP_FINISHED_MS, MAX_EXECUTIONS, ExecutionStore;
 var init_flow_run = __esm({
   "src/emulator/flow-run.ts"() {
     "use strict";
+    init_grade();
     init_role_refs();
     KEEP_FINISHED_MS = 10 * 6e4;
     MAX_EXECUTIONS = 1e4;
@@ -48231,6 +49369,17 @@ var init_emulator_flows_schema = __esm({
                 },
                 uniqueItems: true
               },
+              grade: {
+                type: "object",
+                additionalProperties: false,
+                required: ["text", "rubric"],
+                description: "A deterministic judge: the share of the rubric input's words (four letters or more) found in the text input; ${grade.pass}, ${grade.score} and ${grade.reason} in the outputs.",
+                properties: {
+                  text: { type: "string", minLength: 1, description: "The input holding the text to grade." },
+                  rubric: { type: "string", minLength: 1, description: "The input holding the rubric." },
+                  pass_at: { type: "number", minimum: 0, maximum: 1, description: "The share that passes (default 0.5)." }
+                }
+              },
               steps: {
                 type: "array",
                 minItems: 1,
@@ -48361,7 +49510,8 @@ function compileFlows(config) {
       steps,
       outputs: flow.outputs,
       outputRoles,
-      roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
+      roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])],
+      ...flow.grade === void 0 ? {} : { grade: flow.grade }
     });
   }
   return compiled2;
@@ -48373,7 +49523,7 @@ function parseLatency(value) {
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
 function outputRoleNames(outputs) {
-  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t5) => "name" in t5 ? [t5.name] : []));
+  const names = stringsIn2(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t6) => "name" in t6 ? [t6.name] : []));
   return [...new Set(names)];
 }
 function validateFlows(source, file) {
@@ -48386,7 +49536,7 @@ function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
   for (const [name, flow] of Object.entries(flows)) {
-    for (const { text: text2, at } of stringsIn(asRecord(flow)?.["outputs"])) {
+    for (const { text: text2, at } of stringsIn2(asRecord(flow)?.["outputs"])) {
       for (const template of roleTemplatesIn(text2)) {
         if (!("problem" in template)) continue;
         const pointer = pointerOf(["flows", name, "outputs", ...at]);
@@ -48924,7 +50074,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve31) => server.close(() => resolve31()));
+      const closed = new Promise((resolve33) => server.close(() => resolve33()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48965,12 +50115,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve31, reject2) => {
+  return new Promise((resolve33, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve31(server.address()));
+    server.listen(port, host, () => resolve33(server.address()));
   });
 }
 function displayHost(host) {
@@ -49077,16 +50227,16 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-function targetOf(name, t5) {
+function targetOf(name, t6) {
   return {
     name,
-    baseUrl: t5.baseUrl,
-    ...t5.wsUrl === void 0 ? {} : { wsUrl: t5.wsUrl },
-    wsAuth: t5.wsAuth ?? "header",
-    api: t5.api ?? {},
-    timeoutMs: t5.timeoutMs ?? 3e4,
-    retries: t5.retries ?? 4,
-    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
+    baseUrl: t6.baseUrl,
+    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
+    wsAuth: t6.wsAuth ?? "header",
+    api: t6.api ?? {},
+    timeoutMs: t6.timeoutMs ?? 3e4,
+    retries: t6.retries ?? 4,
+    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -49096,502 +50246,13 @@ var LOCAL_TENANT;
 var init_open_tenant = __esm({
   "src/tenant/open-tenant.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_config_file();
     init_state_folder();
     init_url_safety();
     init_schema();
     LOCAL_TENANT = "local";
-  }
-});
-
-// node_modules/diff/libesm/diff/base.js
-var Diff;
-var init_base = __esm({
-  "node_modules/diff/libesm/diff/base.js"() {
-    Diff = class {
-      diff(oldStr, newStr, options = {}) {
-        let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
-        }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-      }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-        var _a;
-        const done = (value) => {
-          value = this.postProcess(value, options);
-          if (callback) {
-            setTimeout(function() {
-              callback(value);
-            }, 0);
-            return void 0;
-          } else {
-            return value;
-          }
-        };
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let editLength = 1;
-        let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-        }
-        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-        const abortAfterTimestamp = Date.now() + maxExecutionTime;
-        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-        }
-        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-        const execEditLength = () => {
-          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-            let basePath;
-            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-            if (removePath) {
-              bestPath[diagonalPath - 1] = void 0;
-            }
-            let canAdd = false;
-            if (addPath) {
-              const addPathNewPos = addPath.oldPos - diagonalPath;
-              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-            }
-            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-            if (!canAdd && !canRemove) {
-              bestPath[diagonalPath] = void 0;
-              continue;
-            }
-            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
-            } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
-            }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-            } else {
-              bestPath[diagonalPath] = basePath;
-              if (basePath.oldPos + 1 >= oldLen) {
-                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-              }
-              if (newPos + 1 >= newLen) {
-                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-              }
-            }
-          }
-          editLength++;
-        };
-        if (callback) {
-          (function exec() {
-            setTimeout(function() {
-              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-                return callback(void 0);
-              }
-              if (!execEditLength()) {
-                exec();
-              }
-            }, 0);
-          })();
-        } else {
-          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-            const ret = execEditLength();
-            if (ret) {
-              return ret;
-            }
-          }
-        }
-      }
-      addToPath(path, added, removed, oldPosInc, options) {
-        const last = path.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-          };
-        } else {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: 1, added, removed, previousComponent: last }
-          };
-        }
-      }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-          newPos++;
-          oldPos++;
-          commonCount++;
-          if (options.oneChangePerToken) {
-            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-          }
-        }
-        if (commonCount && !options.oneChangePerToken) {
-          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-        }
-        basePath.oldPos = oldPos;
-        return newPos;
-      }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
-        } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-        }
-      }
-      removeEmpty(array) {
-        const ret = [];
-        for (let i = 0; i < array.length; i++) {
-          if (array[i]) {
-            ret.push(array[i]);
-          }
-        }
-        return ret;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
-        return value;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
-        return Array.from(value);
-      }
-      join(chars) {
-        return chars.join("");
-      }
-      postProcess(changeObjects, options) {
-        return changeObjects;
-      }
-      get useLongestToken() {
-        return false;
-      }
-      buildValues(lastComponent, newTokens, oldTokens) {
-        const components = [];
-        let nextComponent;
-        while (lastComponent) {
-          components.push(lastComponent);
-          nextComponent = lastComponent.previousComponent;
-          delete lastComponent.previousComponent;
-          lastComponent = nextComponent;
-        }
-        components.reverse();
-        const componentLen = components.length;
-        let componentPos = 0, newPos = 0, oldPos = 0;
-        for (; componentPos < componentLen; componentPos++) {
-          const component = components[componentPos];
-          if (!component.removed) {
-            if (!component.added && this.useLongestToken) {
-              let value = newTokens.slice(newPos, newPos + component.count);
-              value = value.map(function(value2, i) {
-                const oldValue = oldTokens[oldPos + i];
-                return oldValue.length > value2.length ? oldValue : value2;
-              });
-              component.value = this.join(value);
-            } else {
-              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-            }
-            newPos += component.count;
-            if (!component.added) {
-              oldPos += component.count;
-            }
-          } else {
-            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-            oldPos += component.count;
-          }
-        }
-        return components;
-      }
-    };
-  }
-});
-
-// node_modules/diff/libesm/diff/line.js
-function diffLines(oldStr, newStr, options) {
-  return lineDiff.diff(oldStr, newStr, options);
-}
-function tokenize(value, options) {
-  if (options.stripTrailingCr) {
-    value = value.replace(/\r\n/g, "\n");
-  }
-  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
-  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
-    linesAndNewlines.pop();
-  }
-  for (let i = 0; i < linesAndNewlines.length; i++) {
-    const line = linesAndNewlines[i];
-    if (i % 2 && !options.newlineIsToken) {
-      retLines[retLines.length - 1] += line;
-    } else {
-      retLines.push(line);
-    }
-  }
-  return retLines;
-}
-var LineDiff, lineDiff;
-var init_line = __esm({
-  "node_modules/diff/libesm/diff/line.js"() {
-    init_base();
-    LineDiff = class extends Diff {
-      constructor() {
-        super(...arguments);
-        this.tokenize = tokenize;
-      }
-      equals(left, right, options) {
-        if (options.ignoreWhitespace) {
-          if (!options.newlineIsToken || !left.includes("\n")) {
-            left = left.trim();
-          }
-          if (!options.newlineIsToken || !right.includes("\n")) {
-            right = right.trim();
-          }
-        } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
-          if (left.endsWith("\n")) {
-            left = left.slice(0, -1);
-          }
-          if (right.endsWith("\n")) {
-            right = right.slice(0, -1);
-          }
-        }
-        return super.equals(left, right, options);
-      }
-    };
-    lineDiff = new LineDiff();
-  }
-});
-
-// node_modules/diff/libesm/patch/create.js
-function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  let optionsObj;
-  if (!options) {
-    optionsObj = {};
-  } else if (typeof options === "function") {
-    optionsObj = { callback: options };
-  } else {
-    optionsObj = options;
-  }
-  if (typeof optionsObj.context === "undefined") {
-    optionsObj.context = 4;
-  }
-  const context = optionsObj.context;
-  if (optionsObj.newlineIsToken) {
-    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
-  }
-  if (!optionsObj.callback) {
-    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
-  } else {
-    const { callback } = optionsObj;
-    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
-      const patch = diffLinesResultToPatch(diff);
-      callback(patch);
-    } }));
-  }
-  function diffLinesResultToPatch(diff) {
-    if (!diff) {
-      return;
-    }
-    diff.push({ value: "", lines: [] });
-    function contextLines(lines2) {
-      return lines2.map(function(entry) {
-        return " " + entry;
-      });
-    }
-    const hunks = [];
-    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
-    for (let i = 0; i < diff.length; i++) {
-      const current = diff[i], lines2 = current.lines || splitLines(current.value);
-      current.lines = lines2;
-      if (current.added || current.removed) {
-        if (!oldRangeStart) {
-          const prev = diff[i - 1];
-          oldRangeStart = oldLine;
-          newRangeStart = newLine;
-          if (prev) {
-            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
-            oldRangeStart -= curRange.length;
-            newRangeStart -= curRange.length;
-          }
-        }
-        for (const line of lines2) {
-          curRange.push((current.added ? "+" : "-") + line);
-        }
-        if (current.added) {
-          newLine += lines2.length;
-        } else {
-          oldLine += lines2.length;
-        }
-      } else {
-        if (oldRangeStart) {
-          if (lines2.length <= context * 2 && i < diff.length - 2) {
-            for (const line of contextLines(lines2)) {
-              curRange.push(line);
-            }
-          } else {
-            const contextSize = Math.min(lines2.length, context);
-            for (const line of contextLines(lines2.slice(0, contextSize))) {
-              curRange.push(line);
-            }
-            const hunk = {
-              oldStart: oldRangeStart,
-              oldLines: oldLine - oldRangeStart + contextSize,
-              newStart: newRangeStart,
-              newLines: newLine - newRangeStart + contextSize,
-              lines: curRange
-            };
-            hunks.push(hunk);
-            oldRangeStart = 0;
-            newRangeStart = 0;
-            curRange = [];
-          }
-        }
-        oldLine += lines2.length;
-        newLine += lines2.length;
-      }
-    }
-    for (const hunk of hunks) {
-      for (let i = 0; i < hunk.lines.length; i++) {
-        if (hunk.lines[i].endsWith("\n")) {
-          hunk.lines[i] = hunk.lines[i].slice(0, -1);
-        } else {
-          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
-          i++;
-        }
-      }
-    }
-    return {
-      oldFileName,
-      newFileName,
-      oldHeader,
-      newHeader,
-      hunks
-    };
-  }
-}
-function formatPatch(patch, headerOptions) {
-  if (!headerOptions) {
-    headerOptions = INCLUDE_HEADERS;
-  }
-  if (Array.isArray(patch)) {
-    if (patch.length > 1 && !headerOptions.includeFileHeaders) {
-      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
-    }
-    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
-  }
-  const ret = [];
-  if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName) {
-    ret.push("Index: " + patch.oldFileName);
-  }
-  if (headerOptions.includeUnderline) {
-    ret.push("===================================================================");
-  }
-  if (headerOptions.includeFileHeaders) {
-    ret.push("--- " + patch.oldFileName + (typeof patch.oldHeader === "undefined" ? "" : "	" + patch.oldHeader));
-    ret.push("+++ " + patch.newFileName + (typeof patch.newHeader === "undefined" ? "" : "	" + patch.newHeader));
-  }
-  for (let i = 0; i < patch.hunks.length; i++) {
-    const hunk = patch.hunks[i];
-    if (hunk.oldLines === 0) {
-      hunk.oldStart -= 1;
-    }
-    if (hunk.newLines === 0) {
-      hunk.newStart -= 1;
-    }
-    ret.push("@@ -" + hunk.oldStart + "," + hunk.oldLines + " +" + hunk.newStart + "," + hunk.newLines + " @@");
-    for (const line of hunk.lines) {
-      ret.push(line);
-    }
-  }
-  return ret.join("\n") + "\n";
-}
-function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  if (typeof options === "function") {
-    options = { callback: options };
-  }
-  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
-    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
-    if (!patchObj) {
-      return;
-    }
-    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
-  } else {
-    const { callback } = options;
-    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: (patchObj) => {
-      if (!patchObj) {
-        callback(void 0);
-      } else {
-        callback(formatPatch(patchObj, options.headerOptions));
-      }
-    } }));
-  }
-}
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
-  if (hasTrailingNl) {
-    result.pop();
-  } else {
-    result.push(result.pop().slice(0, -1));
-  }
-  return result;
-}
-var INCLUDE_HEADERS, FILE_HEADERS_ONLY;
-var init_create = __esm({
-  "node_modules/diff/libesm/patch/create.js"() {
-    init_line();
-    INCLUDE_HEADERS = {
-      includeIndex: true,
-      includeUnderline: true,
-      includeFileHeaders: true
-    };
-    FILE_HEADERS_ONLY = {
-      includeIndex: false,
-      includeUnderline: false,
-      includeFileHeaders: true
-    };
-  }
-});
-
-// node_modules/diff/libesm/index.js
-var init_libesm = __esm({
-  "node_modules/diff/libesm/index.js"() {
-    init_create();
-  }
-});
-
-// src/core/plan/content-diff.ts
-function contentDiff(before, after2, oldLabel, newLabel) {
-  const lines2 = lineCount(before) + lineCount(after2);
-  const diff = createTwoFilesPatch(oldLabel, newLabel, `${before}
-`, `${after2}
-`, void 0, void 0, {
-    context: CONTEXT,
-    maxEditLength: Math.max(1, Math.floor(MAX_STEPS / lines2)),
-    headerOptions: FILE_HEADERS_ONLY
-  });
-  return diff ?? `--- ${oldLabel}
-+++ ${newLabel}
-@@ content changed too much to show a diff @@
-`;
-}
-function lineCount(text2) {
-  let count3 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count3++;
-  return count3;
-}
-var MAX_STEPS, CONTEXT;
-var init_content_diff = __esm({
-  "src/core/plan/content-diff.ts"() {
-    "use strict";
-    init_libesm();
-    MAX_STEPS = 1e7;
-    CONTEXT = 3;
   }
 });
 
@@ -49752,7 +50413,7 @@ function isTenantPlanError(entry) {
   return "error" in entry;
 }
 var PLAN_FORMAT_VERSION;
-var init_types = __esm({
+var init_types2 = __esm({
   "src/core/plan/types.ts"() {
     "use strict";
     PLAN_FORMAT_VERSION = 1;
@@ -49783,11 +50444,11 @@ function sharedNameNotes(updates, deletes, holdersOf) {
   const leaving = new Set([...renames, ...deletes].map((c) => c.id));
   const renamesInto = groupBy(renames, (r) => r.name);
   const notes = [];
-  for (const [name, group2] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
-    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
+  for (const [name, group2] of [...renamesInto].sort(([a], [b]) => compare2(a, b))) {
+    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare2);
     const total = group2.length + keepers.length;
     if (total < 2) continue;
-    const movers = group2.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
+    const movers = group2.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare2);
     let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
     if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
     notes.push(note);
@@ -49798,9 +50459,9 @@ function fieldsKey(fields) {
   return JSON.stringify([fields.description, fields.content]);
 }
 function byNameThenId(a, b) {
-  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
+  return compare2(a.name, b.name) || compare2(a.id ?? "", b.id ?? "");
 }
-function compare(a, b) {
+function compare2(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function targetNotes(targets, files, remote) {
@@ -49865,7 +50526,7 @@ function computePlan(desired, remote, options) {
     },
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),
-    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
+    unmanaged: unmanaged.sort((a, b) => compare2(a.name, b.name) || compare2(a.id, b.id)),
     notes: [
       ...targetNotes(options.targets, desired, remote),
       ...renameNotes(creates, orphans, options.prune),
@@ -49930,7 +50591,7 @@ var init_compute_plan = __esm({
     init_printed_url();
     init_hash();
     init_matching();
-    init_types();
+    init_types2();
     init_notes();
     init_role_set();
   }
@@ -49979,7 +50640,7 @@ var init_fresh = __esm({
 // src/core/plan/roles-digest.ts
 function rolesDigest(roles, ignore = []) {
   const ignored = globMatcher(ignore);
-  const fields = roles.filter((role) => ignored(role.name) === void 0).map((role) => [role.name, role.description, role.content]).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]));
+  const fields = roles.filter((role) => ignored(role.name) === void 0).map((role) => [role.name, role.description, role.content]).sort((a, b) => compare2(a[0], b[0]) || compare2(a[1], b[1]) || compare2(a[2], b[2]));
   return sha256(JSON.stringify(["roleflow.roles", ...fields]));
 }
 var init_roles_digest = __esm({
@@ -49988,6 +50649,22 @@ var init_roles_digest = __esm({
     init_hash();
     init_matching();
     init_notes();
+  }
+});
+
+// src/core/plan/policy-lines.ts
+function policyLines(plan3) {
+  return (plan3.policy ?? []).map((f) => `${f.level} ${f.rule}: ${f.message} — ${outcome(f)}`);
+}
+function outcome(f) {
+  if (f.level === "warn") return "a warning";
+  if (f.level === "hard") return "refused (hard: no override)";
+  if (f.allowed) return "allowed by --allow";
+  return `refused unless --allow ${f.rule}${f.role === void 0 ? "" : `:${f.role}`}@${f.fingerprint.replace(/^sha256:/, "").slice(0, 12)}`;
+}
+var init_policy_lines = __esm({
+  "src/core/plan/policy-lines.ts"() {
+    "use strict";
   }
 });
 
@@ -50004,6 +50681,7 @@ function renderPlanText(plan3, opts) {
     );
   }
   section(out, "Notes:", plan3.notes.map((n) => `  - ${n}`));
+  section(out, "Policy:", policyLines(plan3).map((l) => `  - ${printableLine(l)}`));
   section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan3.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
   section(out, paint2("red", "Problems in the role files:"), plan3.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
   out.push(planSummaryLine(plan3, opts.rolesDir));
@@ -50069,6 +50747,7 @@ var init_text = __esm({
     "use strict";
     init_errors();
     init_display();
+    init_policy_lines();
     MAX_LISTED = 50;
     ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
   }
@@ -50218,7 +50897,7 @@ var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
     init_hash();
-    init_types();
+    init_types2();
     init_safe_text();
     init_text_parts();
     KEY_ORDER = [
@@ -50314,6 +50993,10 @@ function headMarkdown(plan3, marker) {
     for (const g of listed(plan3.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
     lines2.push("");
   }
+  const policy = policyLines(plan3);
+  if (policy.length > 0) {
+    lines2.push("**Policy**", "", ...listed(policy.map((l) => mdText(l))).map((l) => `- ${l}`), "");
+  }
   if (plan3.issues.length > 0) {
     lines2.push("> [!CAUTION]", "> Problems in the role files:");
     for (const i of listed(plan3.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
@@ -50380,6 +51063,7 @@ var MAX_LISTED2, TABLE_HEAD;
 var init_markdown_parts = __esm({
   "src/core/plan/render/markdown-parts.ts"() {
     "use strict";
+    init_policy_lines();
     init_errors();
     init_display();
     init_text();
@@ -50567,7 +51251,7 @@ var init_tenants = __esm({
     init_markdown();
     init_text();
     init_safe_text();
-    init_types();
+    init_types2();
     MIN_SECTION = 400;
   }
 });
@@ -50584,7 +51268,7 @@ var init_plan = __esm({
     init_roles_digest();
     init_printed_url();
     init_content_diff();
-    init_types();
+    init_types2();
     init_text();
     init_render_json();
     init_guards();
@@ -50599,23 +51283,23 @@ var init_plan = __esm({
 function concurrentDuplicates(changes, outcomes, remote) {
   const byName = groupBy(remote, (r) => r.name);
   const resolutions = [];
-  outcomes.forEach((outcome, index) => {
+  outcomes.forEach((outcome2, index) => {
     const change2 = changes[index];
     const after2 = change2?.after;
-    if (outcome.action !== "create" || after2 === void 0) return;
-    const identical = (byName.get(after2.name) ?? []).filter((r) => r.description === after2.description && r.content === after2.content).map((r) => r.id).sort(compare);
+    if (outcome2.action !== "create" || after2 === void 0) return;
+    const identical = (byName.get(after2.name) ?? []).filter((r) => r.description === after2.description && r.content === after2.content).map((r) => r.id).sort(compare2);
     const keep = identical[0];
     if (keep === void 0) return;
-    if (outcome.status === "unknown" && change2.remote_hash === nameStateHash(after2.name, [])) {
+    if (outcome2.status === "unknown" && change2.remote_hash === nameStateHash(after2.name, [])) {
       resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
       return;
     }
-    if (outcome.status !== "created" || outcome.id === void 0 || identical.length === 1 && keep === outcome.id) return;
+    if (outcome2.status !== "created" || outcome2.id === void 0 || identical.length === 1 && keep === outcome2.id) return;
     resolutions.push({
       index,
       keep,
       remove: identical.slice(1),
-      ...identical.includes(outcome.id) ? {} : { gone: outcome.id }
+      ...identical.includes(outcome2.id) ? {} : { gone: outcome2.id }
     });
   });
   return resolutions;
@@ -52923,9 +53607,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve31, reject2) => {
+          return new Promise((resolve33, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve31(data2);
+              return err ? reject2(err) : resolve33(data2);
             });
           });
         }
@@ -52963,12 +53647,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve31, reject2) => {
+          return new Promise((resolve33, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve31(data2);
+              ) : resolve33(data2);
             });
           });
         }
@@ -55235,8 +55919,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve31, reject2) => {
-        res = resolve31;
+      const promise = new Promise((resolve33, reject2) => {
+        res = resolve33;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55729,12 +56413,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t5 = options.type;
+        const t6 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t5,
+          type: t6,
           lastModified: d
         };
       }
@@ -57487,12 +58171,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve31, reject2) => {
+      const waitForDrain = () => new Promise((resolve33, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve31;
+          callback = resolve33;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58162,12 +58846,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve31, reject2) => {
+      const waitForDrain = () => new Promise((resolve33, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve31;
+          callback = resolve33;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58646,16 +59330,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve31) => {
+        return new Promise((resolve33) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve31;
+            this[kClosedResolve] = resolve33;
           } else {
-            resolve31(null);
+            resolve33(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve31) => {
+        return new Promise((resolve33) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58666,7 +59350,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve31(null);
+            resolve33(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58717,7 +59401,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve31, reject2) => {
+        const socket = await new Promise((resolve33, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58729,7 +59413,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve31(socket2);
+              resolve33(socket2);
             }
           });
         });
@@ -59065,8 +59749,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve31) => {
-            this[kClosedResolve] = resolve31;
+          await new Promise((resolve33) => {
+            this[kClosedResolve] = resolve33;
           });
         }
       }
@@ -59246,9 +59930,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t5 = b;
+        const t6 = b;
         b = a % b;
-        a = t5;
+        a = t6;
       }
       return a;
     }
@@ -60335,7 +61019,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve31, reject2) => {
+        return await new Promise((resolve33, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60348,7 +61032,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve31(null);
+              resolve33(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60367,7 +61051,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve31, reject2) => {
+      return new Promise((resolve33, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60384,7 +61068,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve31,
+              resolve: resolve33,
               reject: reject2,
               length: 0,
               body: []
@@ -60454,18 +61138,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve31, stream, length } = consume2;
+      const { type, body, resolve: resolve33, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve31(chunksDecode(body, length));
+          resolve33(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve31(JSON.parse(chunksDecode(body, length)));
+          resolve33(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve31(chunksConcat(body, length).buffer);
+          resolve33(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve31(new Blob(body, { type: stream[kContentType] }));
+          resolve33(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve31(chunksConcat(body, length));
+          resolve33(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60722,9 +61406,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -60947,9 +61631,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -61234,9 +61918,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -61328,9 +62012,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve31, reject2) => {
+        return new Promise((resolve33, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve31(data2);
+            return err ? reject2(err) : resolve33(data2);
           });
         });
       }
@@ -65193,7 +65877,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve31, reject2) => agent.dispatch(
+        return new Promise((resolve33, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65269,7 +65953,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve31({
+              resolve33({
                 status,
                 statusText,
                 headersList,
@@ -65312,7 +65996,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve31({
+              resolve33({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -69053,8 +69737,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve31) => {
-        setTimeout(resolve31, ms2).unref();
+      return new Promise((resolve33) => {
+        setTimeout(resolve33, ms2).unref();
       });
     }
     module.exports = {
@@ -70028,8 +70712,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t5 = 0; t5 <= 24; ++t5)
-      richLine[richLine.length - t5] = `\x1B[38;5;${232 + t5}m━`;
+    for (let t6 = 0; t6 <= 24; ++t6)
+      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70252,7 +70936,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isEnum3(enumSpec) {
+    function isEnum4(enumSpec) {
       const valuesArray = Array.isArray(enumSpec) ? enumSpec : Object.values(enumSpec);
       const isAlphaNum = valuesArray.every((item) => typeof item === "string" || typeof item === "number");
       const values = new Set(valuesArray);
@@ -70418,8 +71102,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
-            valid = spec(value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70443,7 +71127,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t5) => val !== originalValues[t5]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70484,7 +71168,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t5) => val[0] !== originalValues[t5][0] || val[1] !== originalValues[t5][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70538,8 +71222,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t5 = 0, T = value.length; t5 < T && t5 < spec.length; ++t5) {
-            valid = spec[t5](value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
+            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70568,8 +71252,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t5 = 0, T = keys.length; t5 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t5) {
-            const key = keys[t5];
+          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
+            const key = keys[t6];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70646,11 +71330,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t5 = 0, T = specs.length; t5 < T; ++t5) {
+        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t5](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t5 + 1}` }))) {
-            matches.push([`#${t5 + 1}`, subCoercions]);
+          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
+            matches.push([`#${t6 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70776,8 +71460,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
-            const sub = value[t5];
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            const sub = value[t6];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -71120,7 +71804,7 @@ var require_lib = __commonJS({
     exports.isBoolean = isBoolean;
     exports.isDate = isDate;
     exports.isDict = isDict;
-    exports.isEnum = isEnum3;
+    exports.isEnum = isEnum4;
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
@@ -71179,7 +71863,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command16 = class {
+    var Command17 = class {
       constructor() {
         this.help = false;
       }
@@ -71224,9 +71908,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command16.isOption = advanced_options_utils.isOptionSymbol;
-    Command16.Default = [];
-    exports.Command = Command16;
+    Command17.isOption = advanced_options_utils.isOptionSymbol;
+    Command17.Default = [];
+    exports.Command = Command17;
   }
 });
 
@@ -71264,9 +71948,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t5 = 0; t5 < input.nodes.length; ++t5)
-          if (!isTerminalNode(t5))
-            output.nodes.push(cloneNode(input.nodes[t5], offset));
+        for (let t6 = 0; t6 < input.nodes.length; ++t6)
+          if (!isTerminalNode(t6))
+            output.nodes.push(cloneNode(input.nodes[t6], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71319,8 +72003,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t5 = 0; t5 < machine.nodes.length; ++t5) {
-          debug2(`${prefix}  ${t5}: ${JSON.stringify(machine.nodes[t5])}`);
+        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
+          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
         }
       }
     }
@@ -71339,8 +72023,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t5 = 0; t5 < tokens.length; ++t5) {
-        const segment = tokens[t5];
+      for (let t6 = 0; t6 < tokens.length; ++t6) {
+        const segment = tokens[t6];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71352,7 +72036,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t5 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71769,7 +72453,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t5 = 0; t5 < required; ++t5)
+        for (let t6 = 0; t6 < required; ++t6)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71800,8 +72484,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t5 = 0; t5 < arity; ++t5)
-              args.push(` #${t5}`);
+            for (let t6 = 0; t6 < arity; ++t6)
+              args.push(` #${t6}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71838,9 +72522,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t5 = 0; t5 < path.length; ++t5) {
+          for (let t6 = 0; t6 < path.length; ++t6) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t5], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71853,11 +72537,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t5 = 0; t5 < this.arity.leading.length; ++t5) {
+          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t5 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t5 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71874,9 +72558,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t5 = 0; t5 < this.arity.extra.length; ++t5) {
+              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t5 > 0)
+                if (!this.arity.proxy || t6 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71888,11 +72572,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t5 = 0; t5 < this.arity.trailing.length; ++t5) {
+          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t5 + 1 < this.arity.trailing.length)
+            if (t6 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71926,7 +72610,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t5 = 0; t5 < option.arity; ++t5) {
+            for (let t6 = 0; t6 < option.arity; ++t6) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -73100,7 +73784,7 @@ var init_progress_line = __esm({
 
 // src/core/flows/types.ts
 var MAX_REPEAT, OPERATORS;
-var init_types2 = __esm({
+var init_types3 = __esm({
   "src/core/flows/types.ts"() {
     "use strict";
     MAX_REPEAT = 1e4;
@@ -73117,7 +73801,9 @@ var init_types2 = __esm({
       "lte",
       "schema",
       "snapshot",
-      "not_leaks"
+      "not_leaks",
+      "similar",
+      "judge"
     ];
   }
 });
@@ -73129,14 +73815,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve31) => {
+  return new Promise((resolve33) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve31(answer);
+      resolve33(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -73242,7 +73928,7 @@ var init_ports = __esm({
     init_progress_line();
     init_exit_codes();
     init_errors();
-    init_types2();
+    init_types3();
   }
 });
 
@@ -73272,7 +73958,7 @@ var LOCAL;
 var init_select = __esm({
   "src/core/tenants/select.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_display();
     init_schema();
@@ -73392,7 +74078,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
   );
 }
 function shortened(text2) {
@@ -73437,12 +74123,12 @@ function median(values) {
   return sorted[sorted.length - 1 >> 1];
 }
 function timedPlan(ids, durations, total) {
-  const unique = [...new Set(ids)];
+  const unique2 = [...new Set(ids)];
   const ms2 = (id) => durations.get(id) ?? 0;
-  unique.sort((a, b) => ms2(b) - ms2(a) || compareText(a, b));
+  unique2.sort((a, b) => ms2(b) - ms2(a) || compareText(a, b));
   const heap = new LoadHeap(total);
   const shardOf = /* @__PURE__ */ new Map();
-  for (const id of unique) shardOf.set(id, heap.take(ms2(id)) + 1);
+  for (const id of unique2) shardOf.set(id, heap.take(ms2(id)) + 1);
   return plan(total, "timings", shardOf, heap.loads);
 }
 function longestShardMs(sortedDurations, total) {
@@ -73652,106 +74338,6 @@ var init_load_context = __esm({
   }
 });
 
-// src/core/flows/checks/leaks.ts
-function normalise(text2) {
-  let out = "";
-  const origin = [];
-  let inSpace = false;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += " ";
-        origin.push(i);
-      }
-      inSpace = true;
-    } else {
-      out += ch;
-      origin.push(i);
-      inSpace = false;
-    }
-  }
-  return { text: out, origin };
-}
-function excerpt(text2, max = 60) {
-  if (text2.length <= max) return text2;
-  const head = Math.ceil((max - 1) * 0.6);
-  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
-}
-function rollingHashes(text2, n, high, visit) {
-  if (n <= 0 || text2.length < n) return;
-  let h = 0;
-  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
-  if (visit(0, h) === false) return;
-  for (let i = n; i < text2.length; i++) {
-    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
-    h = (h * BASE + text2.charCodeAt(i)) % MOD;
-    if (visit(i - n + 1, h) === false) return;
-  }
-}
-function powMod(base, exp) {
-  let r = 1;
-  for (let i = 0; i < exp; i++) r = r * base % MOD;
-  return r;
-}
-var DEFAULT_MIN_CHARS, MOD, BASE, LeakIndex;
-var init_leaks = __esm({
-  "src/core/flows/checks/leaks.ts"() {
-    "use strict";
-    DEFAULT_MIN_CHARS = 40;
-    MOD = 2147483647;
-    BASE = 257;
-    LeakIndex = class {
-      constructor(roles, minChars) {
-        this.minChars = minChars;
-        this.roles = roles.map((role) => ({ role, ...normalise(role.content) }));
-        this.high = powMod(BASE, minChars - 1);
-        this.roles.forEach((r, ri) => {
-          rollingHashes(r.text, minChars, this.high, (start, h) => {
-            const at = this.windows.get(h);
-            if (at) at.push(ri, start);
-            else this.windows.set(h, [ri, start]);
-          });
-        });
-      }
-      roles;
-      /** Window hash → [role index, start] pairs, flattened. */
-      windows = /* @__PURE__ */ new Map();
-      high;
-      /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
-      find(text2) {
-        const { text: norm } = normalise(text2);
-        let leak;
-        rollingHashes(norm, this.minChars, this.high, (start, h) => {
-          const candidates = this.windows.get(h);
-          if (!candidates) return true;
-          for (let i = 0; i < candidates.length; i += 2) {
-            const r = this.roles[candidates[i]];
-            const at = candidates[i + 1];
-            if (norm.startsWith(r.text.slice(at, at + this.minChars), start)) {
-              leak = this.extend(r, at, norm, start);
-              return false;
-            }
-          }
-          return true;
-        });
-        return leak;
-      }
-      extend(r, at, norm, start) {
-        let end = this.minChars;
-        while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
-        const index = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
-        const { written } = r.role;
-        const origin = written ? written.origin[index] : index;
-        const content = written ? written.content : r.role.content;
-        let line = r.role.firstLine;
-        for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
-        return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
-      }
-    };
-  }
-});
-
 // src/core/flows/checks/schema-check.ts
 function userSchemaCompiler(meta) {
   let checkingAjv;
@@ -73766,7 +74352,7 @@ function userSchemaCompiler(meta) {
     const generated = meta !== void 0 && DRAFT_07.has(anonymous.$schema);
     const ajv2 = generated ? trustingAjv ??= new import_ajv2.Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= new import_ajv2.Ajv(USER_AJV);
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
-    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: shapeErrors };
     try {
       const validate2 = ajv2.compile(anonymous);
       check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
@@ -73813,267 +74399,6 @@ var init_schema_check = __esm({
     DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
     compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
     compileUserSchema = (schema) => compiler()(schema);
-  }
-});
-
-// src/core/flows/checks/snapshot.ts
-import { isDeepStrictEqual } from "node:util";
-function snapshotFileName(flowFileName) {
-  return `${flowFileName}.snap.yaml`;
-}
-function snapshotKey(testName, transport, path) {
-  return `${testName} [${transport}] ${path}`;
-}
-function renderSnapshotFile(entries, flowFile) {
-  const keys = [...entries.keys()].sort();
-  const body = Object.fromEntries(keys.map((k) => [k, entries.get(k)]));
-  const head = `# roleflow snapshots of ${flowFile}: keyed "test name [transport] path".
-# \`roleflow test -u\` rewrites this file; commit it with the flow file.
-`;
-  return keys.length === 0 ? head : head + (0, import_yaml3.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
-}
-function parseSnapshotFile(text2, file) {
-  const parsed = parseYaml(text2, { file });
-  if (!parsed.ok) return parsed;
-  const value = parsed.value.value ?? {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: 'a snapshot file holds a map of "test name [transport] path" to values' }] };
-  }
-  return { ok: true, value: new Map(Object.entries(value)) };
-}
-function withoutIgnored(value, ignore) {
-  if (ignore.length === 0) return value;
-  const patterns = ignore.map((p) => p.split("."));
-  return prune(value, patterns);
-}
-function prune(value, patterns) {
-  if (typeof value !== "object" || value === null) return value;
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-  const kept = [];
-  for (const [key, child2] of entries) {
-    const rest = patterns.flatMap((p) => step(p, key));
-    if (rest.some((r) => r.length === 0)) continue;
-    kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
-  }
-  return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
-}
-function step(pattern, key) {
-  const [head, ...rest] = pattern;
-  if (head === void 0) return [];
-  if (head === "**") return [pattern.slice(), ...step(rest, key)];
-  return head === "*" || head === key ? [rest] : [];
-}
-function compareSnapshot(stored, received) {
-  if (isDeepStrictEqual(stored, received)) return { pass: true };
-  const diff = contentDiff(snapshotText(stored).trimEnd(), snapshotText(received).trimEnd(), "snapshot", "received");
-  return { pass: false, diff };
-}
-function snapshotText(value) {
-  return value === void 0 ? "" : (0, import_yaml3.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
-}
-function obsoleteKeys(stored, live) {
-  return [...stored.keys()].filter((k) => !live.has(k)).sort();
-}
-var import_yaml3, SNAPSHOT_DIR;
-var init_snapshot = __esm({
-  "src/core/flows/checks/snapshot.ts"() {
-    "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    init_content_diff();
-    init_yaml_source();
-    SNAPSHOT_DIR = "__snapshots__";
-  }
-});
-
-// src/core/flows/path.ts
-function parsePath(path) {
-  const segments = [];
-  const fail3 = (why2) => ({
-    ok: false,
-    error: `invalid path ${JSON.stringify(path)}: ${why2} (write like results[0].summary)`
-  });
-  let i = 0;
-  while (i < path.length) {
-    if (path[i] === "[") {
-      const close = path.indexOf("]", i);
-      if (close < 0) return fail3('missing "]"');
-      const inner = path.slice(i + 1, close);
-      if (/^-?\d+$/.test(inner)) segments.push(Number(inner));
-      else if (/^"(?:[^"\\]|\\.)*"$/.test(inner)) segments.push(JSON.parse(inner));
-      else return fail3(`"[${inner}]" is neither an index nor a quoted key`);
-      i = close + 1;
-    } else {
-      if (path[i] === ".") {
-        if (segments.length === 0) return fail3('it starts with "."');
-        i += 1;
-      } else if (segments.length > 0) {
-        return fail3(`"." or "[" expected at character ${i + 1}`);
-      }
-      const m = /^[^.[\]]+/.exec(path.slice(i));
-      if (!m) return fail3(`empty key at character ${i + 1}`);
-      segments.push(m[0]);
-      i += m[0].length;
-    }
-  }
-  if (segments.length === 0) return fail3("it is empty");
-  return { ok: true, value: segments };
-}
-function valueAt(root, segments) {
-  let node = root;
-  for (const seg of segments) {
-    const indexed = typeof seg === "number" || Array.isArray(node) && /^\d+$/.test(seg);
-    if (indexed) {
-      if (!Array.isArray(node)) return { found: false, value: void 0 };
-      const at = Number(seg);
-      const index = at < 0 ? node.length + at : at;
-      if (index < 0 || index >= node.length) return { found: false, value: void 0 };
-      node = node[index];
-    } else {
-      if (typeof node !== "object" || node === null || Array.isArray(node) || !Object.hasOwn(node, seg)) {
-        return { found: false, value: void 0 };
-      }
-      node = node[seg];
-    }
-  }
-  return { found: node !== void 0, value: node };
-}
-var init_path = __esm({
-  "src/core/flows/path.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/flows/checks/operators.ts
-import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
-function checkOutput(a, outputs, using = {}) {
-  const { found, value } = valueAt(outputs, a.segments);
-  if (found && a.operator === "snapshot") return checkSnapshot(a, value, using);
-  if (found && a.operator === "not_leaks") return checkLeaks(a, value, using.leaks);
-  const expected = `${a.not ? "not " : ""}${describe(a)}`;
-  const actual = found ? show(value) : "nothing (path not found)";
-  let verdict2;
-  let detail = "";
-  if (a.operator === "exists") verdict2 = found === a.expected;
-  else if (!found) verdict2 = "path not found";
-  else if (a.operator === "schema") {
-    const problems = a.check(value, a.path);
-    verdict2 = problems.length === 0;
-    detail = problems.join("; ");
-  } else verdict2 = apply(a, value);
-  if (typeof verdict2 === "string" && found) detail = verdict2;
-  const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
-  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
-  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
-}
-function checkSnapshot(a, found, using) {
-  const kept = withoutIgnored(found, a.ignore ?? []);
-  const value = using.mask ? using.mask(kept) : kept;
-  const actual = show(value);
-  const base = using.snapshot;
-  if (base === void 0 || base.source === "new" && using.ci) {
-    const why2 = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
-    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why2}` };
-  }
-  const compared = compareSnapshot(base.value, value);
-  if (compared.pass) {
-    const how = base.source === "new" ? "snapshot written" : base.source === "update" ? "snapshot updated" : "matches its snapshot";
-    return { pass: true, expected: "the stored snapshot", actual, message: `${a.path}: ${how}` };
-  }
-  const against = base.source === "file" ? "its snapshot" : "the first repeat (written as its snapshot)";
-  const hint = base.source === "file" ? " (`roleflow test -u` accepts the new value)" : "";
-  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${hint}`, diff: compared.diff };
-}
-function checkLeaks(a, value, index) {
-  const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
-  for (const text2 of stringsIn2(value)) {
-    const leak = index.find(text2);
-    if (leak) {
-      const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
-      return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
-    }
-  }
-  return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
-}
-function* stringsIn2(value) {
-  if (typeof value === "string") yield value;
-  else if (Array.isArray(value)) for (const v of value) yield* stringsIn2(v);
-  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn2(v);
-}
-function show(value) {
-  if (value === void 0) return "nothing";
-  const text2 = JSON.stringify(value) ?? String(value);
-  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
-}
-function compileMatches(source) {
-  const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return m ? new RegExp(m[1], m[2].replace("g", "").replace("y", "")) : new RegExp(source);
-}
-function describeComparison(c) {
-  const sign = { equals: "==", gt: ">", gte: ">=", lt: "<", lte: "<=" };
-  return Object.keys(sign).filter((k) => c[k] !== void 0).map((k) => `${sign[k]} ${c[k]}`).join(" and ");
-}
-function describe(a) {
-  const e = a.expected;
-  switch (a.operator) {
-    case "equals":
-      return `to equal ${show(e)}`;
-    case "contains":
-      return `to contain ${show(e)}`;
-    case "icontains":
-      return `to contain ${show(e)} (ignoring case)`;
-    case "matches":
-      return `to match ${String(a.regex)}`;
-    case "exists":
-      return e === true ? "to exist" : "to be absent";
-    case "length":
-      return `length ${typeof e === "number" ? `== ${e}` : describeComparison(e)}`;
-    case "schema":
-      return typeof e === "string" ? `to match the schema ${e}` : "to match the schema";
-    case "snapshot":
-      return "to match its snapshot";
-    case "not_leaks":
-      return `not to leak ${e === "*" ? "any Role" : `Role ${String(e)}`}`;
-    default:
-      return describeComparison({ [a.operator]: e });
-  }
-}
-function apply(a, value) {
-  const e = a.expected;
-  switch (a.operator) {
-    case "equals":
-      return isDeepStrictEqual2(value, e);
-    case "contains":
-      if (typeof value === "string") return typeof e === "string" ? value.includes(e) : `${show(e)} is not text`;
-      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual2(item, e));
-      return "contains applies to a string or an array";
-    case "icontains": {
-      const needle = String(e).toLowerCase();
-      if (typeof value === "string") return value.toLowerCase().includes(needle);
-      if (Array.isArray(value)) return value.some((item) => typeof item === "string" && item.toLowerCase() === needle);
-      return "icontains applies to a string or an array";
-    }
-    case "matches":
-      return typeof value === "string" ? a.regex.test(value) : "matches applies to a string";
-    case "length": {
-      if (typeof value !== "string" && !Array.isArray(value)) return "length applies to a string or an array";
-      const c = typeof e === "number" ? { equals: e } : e;
-      return compare2(value.length, c);
-    }
-    default: {
-      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-      return Number.isFinite(n) ? compare2(n, { [a.operator]: e }) : `${a.operator} applies to a number`;
-    }
-  }
-}
-function compare2(n, c) {
-  return (c.equals === void 0 || n === c.equals) && (c.gt === void 0 || n > c.gt) && (c.gte === void 0 || n >= c.gte) && (c.lt === void 0 || n < c.lt) && (c.lte === void 0 || n <= c.lte);
-}
-var init_operators = __esm({
-  "src/core/flows/checks/operators.ts"() {
-    "use strict";
-    init_leaks();
-    init_snapshot();
-    init_path();
   }
 });
 
@@ -74131,7 +74456,8 @@ function loadAssertion(value, pointer, ctx) {
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
     const compiled2 = compileUserSchema(a[operator]);
     if (compiled2.ok) assertion.check = compiled2.check;
-    else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
+    else if (compiled2.shape) for (const p of schemaProblems(compiled2.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else ctx.report(ptr(pointer, operator), compiled2.error);
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -74140,8 +74466,34 @@ function loadAssertion(value, pointer, ctx) {
     ctx.report(pointer, `"not" cannot be used with ${operator}`, "not");
   }
   if (operator === "snapshot") assertion.ignore = arr(a["ignore"]).map(String);
+  loadTextAssertion(assertion, a, pointer, ctx);
   if (operator === "not_leaks") assertion.minChars = int(a["min_chars"]) ?? DEFAULT_MIN_CHARS;
   return assertion;
+}
+function loadTextAssertion(assertion, a, pointer, ctx) {
+  const operand = rec(a[assertion.operator]);
+  if (assertion.operator === "similar") {
+    const to = operand["to"];
+    assertion.similar = { metric: metricOf(operand["metric"]), gte: typeof operand["gte"] === "number" ? operand["gte"] : 1 };
+    if (typeof to === "string") assertion.similar.to = to;
+    else if (typeof rec(to)["file"] === "string") assertion.similar.file = rec(to)["file"];
+  }
+  if (assertion.operator === "snapshot" && a["snapshot"] !== true) {
+    const tolerance = rec(operand["tolerance"]);
+    assertion.tolerance = { metric: metricOf(tolerance["metric"]), gte: typeof tolerance["gte"] === "number" ? tolerance["gte"] : 1 };
+  }
+  if (assertion.operator === "judge") {
+    const votes = int(a["votes"]) ?? 1;
+    if (votes % 2 === 0) ctx.report(ptr(pointer, "votes"), `votes ${votes} is even: make it odd, so a majority always decides`);
+    if (typeof a["rubric"] !== "string") ctx.report(pointer, "judge needs a rubric: what the output must do, in words");
+    assertion.judge = { name: String(a["judge"]), rubric: typeof a["rubric"] === "string" ? a["rubric"] : "", votes };
+    if (typeof a["reference"] === "string") assertion.judge.reference = a["reference"];
+    if (typeof a["min_score"] === "number") assertion.judge.minScore = a["min_score"];
+    if (assertion.not) ctx.report(pointer, '"not" cannot be used with judge: write the rubric the other way round', "not");
+  }
+}
+function metricOf(value) {
+  return value === "token-f1" || value === "levenshtein" ? value : "rouge-l";
 }
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
@@ -74187,8 +74539,17 @@ var init_parse_expect = __esm({
     init_load_context();
     init_operators();
     init_path();
-    init_types2();
-    MODIFIERS = { path: void 0, not: void 0, ignore: "snapshot", min_chars: "not_leaks" };
+    init_types3();
+    MODIFIERS = {
+      path: void 0,
+      not: void 0,
+      ignore: "snapshot",
+      min_chars: "not_leaks",
+      rubric: "judge",
+      reference: "judge",
+      min_score: "judge",
+      votes: "judge"
+    };
     OWNED_MODIFIERS = Object.entries(MODIFIERS).filter((e) => e[1] !== void 0);
     IS_OPERATOR = new Set(OPERATORS);
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
@@ -74542,9 +74903,9 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t5, i) => {
+  const tests = arr(root["tests"]).map((t6, i) => {
     const pointer = ptr("/tests", i);
-    const test2 = rec(t5);
+    const test2 = rec(t6);
     const own = (key) => test2[key] === void 0 ? void 0 : { value: test2[key], pointer: ptr(pointer, key) };
     const name = typeof test2["name"] === "string" ? test2["name"] : "";
     const testTransports = loadTransports(test2["transport"]) ?? transports;
@@ -74607,19 +74968,19 @@ function loadUntil(value, pointer, ctx) {
   return until;
 }
 function loadTags(value) {
-  return Array.isArray(value) ? value.filter((t5) => typeof t5 === "string") : void 0;
+  return Array.isArray(value) ? value.filter((t6) => typeof t6 === "string") : void 0;
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t5) => t5 === "https" || t5 === "ws");
+  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t5, i) => {
-    const first = seen.get(t5.name);
-    if (first && t5.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t5.name}" (also on line ${first.line})`);
-    } else seen.set(t5.name, t5);
+  tests.forEach((t6, i) => {
+    const first = seen.get(t6.name);
+    if (first && t6.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
+    } else seen.set(t6.name, t6);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74627,8 +74988,9 @@ function mergeIssues(schemaIssues, loadIssues) {
   const kept = schemaIssues.filter(
     (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues)
   );
-  const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
-  return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
+  const loaded = loadIssues.filter((i) => !otherShape(i, loadIssues));
+  const unique2 = new Map([...kept, ...loaded].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
+  return [...unique2.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
 function otherShape(issue2, all) {
   const shape = /: must be \w+, got \w+$/;
@@ -74643,7 +75005,7 @@ function explainYamlIssues(issues) {
   );
 }
 var DEFAULT_TIMEOUT_MS, DEFAULT_QUIET_MS, WS_FRAME_KEYS;
-var init_parse = __esm({
+var init_parse2 = __esm({
   "src/core/flows/parse.ts"() {
     "use strict";
     init_schema();
@@ -74770,6 +75132,7 @@ function outputResult(a, execution, test2, context) {
     using.leaks = index;
   }
   if (a.operator === "schema" && a.check === void 0) return skipped("output", label, "the schema file was not read", a);
+  if (a.operator === "judge") return judgeResult(a, label, execution.outputs, context);
   const v = checkOutput(a, execution.outputs, using);
   const result = {
     kind: "output",
@@ -74782,6 +75145,32 @@ function outputResult(a, execution, test2, context) {
     col: a.col
   };
   if (v.diff !== void 0) result.diff = v.diff;
+  return result;
+}
+function judgeResult(a, label, outputs, context) {
+  const j = a.judge;
+  if (context.noJudge) return skipped("output", label, "--no-judge: judge assertions are skipped, never passed", a);
+  const { found, value } = valueAt(outputs, a.segments);
+  const expected = `judge ${j.name} passes: ${show(j.rubric)}${j.minScore === void 0 ? "" : ` (score >= ${j.minScore})`}`;
+  if (!found) return verdict("output", label, a, { pass: false, expected, actual: "nothing (path not found)" });
+  const record = context.judged?.(a, value);
+  if (record === void 0) return skipped("output", label, `judge ${j.name} did not judge this output`, a);
+  const scoreOk = j.minScore === void 0 || record.score !== void 0 && record.score >= j.minScore;
+  const pass = record.verdict === "pass" && scoreOk;
+  const score = record.score === void 0 ? "" : ` score ${Math.round(record.score * 1e3) / 1e3}`;
+  const actual = `${record.verdict}${score}${record.cached ? " (reused)" : ""}${record.reasons.length > 0 ? `: ${record.reasons.join(" | ")}` : ""}`;
+  const why2 = record.verdict === "pass" && !scoreOk ? record.score === void 0 ? " (the judge gave no score)" : ` (below min_score ${j.minScore})` : "";
+  const result = {
+    kind: "output",
+    label,
+    status: pass ? "pass" : "fail",
+    expected,
+    actual,
+    message: `${a.path}: judge ${j.name} ${pass ? "passed" : "failed"} it${why2}: ${actual}`,
+    line: a.line,
+    col: a.col
+  };
+  result.judge = record;
   return result;
 }
 function stepsResults(steps, execution) {
@@ -74841,6 +75230,7 @@ var init_evaluate = __esm({
     init_latency_check();
     init_snapshot();
     init_operators();
+    init_path();
     init_result2();
     ENTRY_FIELDS = {
       status: "status",
@@ -74884,13 +75274,13 @@ var init_repeats = __esm({
 
 // src/core/flows/checks/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -74898,12 +75288,24 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
     )
   );
 }
+function unknownJudges(files, judges) {
+  const known = new Set(judges);
+  return files.flatMap(
+    (f) => f.tests.flatMap(
+      (t6) => t6.expect.outputs.filter((a) => a.operator === "judge" && !known.has(a.judge.name)).map((a) => {
+        const guess = closest(a.judge.name, [...known]);
+        const hint = guess ? ` (did you mean "${guess}"?)` : known.size === 0 ? " (the config has no judges:)" : "";
+        return { file: f.file, line: a.line, col: a.col, message: `judge: no judge named ${JSON.stringify(a.judge.name)} in the config's judges:${hint}` };
+      })
+    )
+  );
+}
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t5 of file.tests) {
-    for (const a of t5.expect.outputs) {
+  for (const t6 of file.tests) {
+    for (const a of t6.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
+      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
     }
   }
   return keys;
@@ -74938,8 +75340,8 @@ var init_leak_sources = __esm({
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
     "use strict";
-    init_types2();
-    init_parse();
+    init_types3();
+    init_parse2();
     init_env();
     init_duration();
     init_latency();
@@ -74949,6 +75351,7 @@ var init_flows = __esm({
     init_repeats();
     init_glob();
     init_assertion_needs();
+    init_similarity();
     init_schema_check();
     init_leaks();
     init_leak_sources();
@@ -74979,7 +75382,7 @@ function parseLastRun(value, file) {
       return bad("a run without its tenant, time or tests");
     }
     const tests = run2["not_passed"].filter(
-      (t5) => isObject2(t5) && typeof t5["id"] === "string" && (t5["transport"] === "https" || t5["transport"] === "ws") && ["fail", "error", "skip", "not_run"].includes(t5["status"])
+      (t6) => isObject2(t6) && typeof t6["id"] === "string" && (t6["transport"] === "https" || t6["transport"] === "ws") && ["fail", "error", "skip", "not_run"].includes(t6["status"])
     );
     if (tests.length !== run2["not_passed"].length) return bad("a test without its id, transport or status");
     runs.push({ tenant: run2["tenant"], finished_at: run2["finished_at"], tests: run2["tests"], not_passed: tests });
@@ -75019,7 +75422,7 @@ function tagsSelect(tags, filter) {
   return filter.include.length === 0 || filter.include.some(has);
 }
 function badTagFlag(flag, tags) {
-  const bad = tags.find((t5) => !TAG_PATTERN.test(t5));
+  const bad = tags.find((t6) => !TAG_PATTERN.test(t6));
   return bad === void 0 ? void 0 : `invalid ${flag} ${JSON.stringify(bad)}: a tag is one word (no space or comma); give ${flag} once per tag`;
 }
 var TAG_PATTERN;
@@ -75127,14 +75530,14 @@ function planShards(suites, limits) {
     value: suites.map((suite, i) => {
       const shards2 = counts2[i];
       const { concurrency, ms: ms2 } = estimate(i, shards2);
-      return { tenant: suite.tenant, shards: shards2, concurrency, estimatedMinutes: round2(ms2 / 6e4), tests: suite.durations.size, withinTarget: ms2 <= targetMs };
+      return { tenant: suite.tenant, shards: shards2, concurrency, estimatedMinutes: round3(ms2 / 6e4), tests: suite.durations.size, withinTarget: ms2 <= targetMs };
     })
   };
 }
 function shardMatrix(plans) {
   return { include: plans.flatMap((p) => Array.from({ length: p.shards }, (_, i) => ({ tenant: p.tenant, shard: `${i + 1}/${p.shards}` }))) };
 }
-function round2(minutes) {
+function round3(minutes) {
   return Math.round(minutes * 100) / 100;
 }
 var init_matrix = __esm({
@@ -75161,7 +75564,7 @@ function selectRuns(files, options) {
   const { grep, tags, only } = options;
   const tests = files.flatMap((f) => f.tests.map((test2) => ({ test: test2, file: f })));
   const matching = tests.filter(
-    ({ test: test2 }) => (!grep || grep.test(test2.id) || grep.test(test2.name)) && (!tags || tagsSelect(test2.tags, tags)) && (!only || ["https", "ws"].some((t5) => only.has(rerunKey(test2.id, t5))))
+    ({ test: test2 }) => (!grep || grep.test(test2.id) || grep.test(test2.name)) && (!tags || tagsSelect(test2.tags, tags)) && (!only || ["https", "ws"].some((t6) => only.has(rerunKey(test2.id, t6))))
   );
   const plan3 = options.shard ? shardPlan(matching.map(({ test: test2 }) => test2.id), options.shard.total, options.timings) : void 0;
   const index = options.shard?.index;
@@ -75190,7 +75593,7 @@ function shardPlan(ids, total, timings) {
 function transportsOf(test2, options) {
   const declared = test2.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
 }
 function applyRepeat(test2, repeat) {
   if (repeat === void 0) return test2;
@@ -75260,7 +75663,7 @@ function transportWarnings(file, tenant) {
   const warnings = [];
   for (const test2 of file.tests) {
     if (test2.skip !== void 0) continue;
-    const runs = (test2.transports ?? available).filter((t5) => available.includes(t5));
+    const runs = (test2.transports ?? available).filter((t6) => available.includes(t6));
     const first = test2.expect.outputs[0];
     if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
       const n = test2.expect.outputs.length;
@@ -75489,6 +75892,436 @@ var init_tenants2 = __esm({
   }
 });
 
+// src/core/config/policy/secrets.ts
+function secretScanner(env, config) {
+  const names = new Set(Object.values(config?.tenants ?? {}).map((t6) => t6.tokenEnv));
+  const known = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_KNOWN_LENGTH) continue;
+    if (names.has(name) || isSecretVariable(name)) {
+      if (!known.has(value)) known.set(value, name);
+    }
+  }
+  const values = [...known].sort((a, b) => b[0].length - a[0].length);
+  const find = (text2) => {
+    const hits = [];
+    for (const [value, name] of values) {
+      for (let i = text2.indexOf(value); i !== -1; i = text2.indexOf(value, i + value.length)) hits.push({ index: i, length: value.length, kind: `the value of ${name}` });
+    }
+    for (const { kind, regex: regex2 } of KEY_FORMATS) {
+      regex2.lastIndex = 0;
+      for (const m of text2.matchAll(regex2)) hits.push({ index: m.index, length: m[0].length, kind });
+    }
+    const seen = /* @__PURE__ */ new Set();
+    return hits.sort((a, b) => a.index - b.index).filter((h) => seen.has(h.index) ? false : (seen.add(h.index), true));
+  };
+  return { find, holds: (text2) => find(text2).length > 0 };
+}
+var KEY_FORMATS, MIN_KNOWN_LENGTH;
+var init_secrets = __esm({
+  "src/core/config/policy/secrets.ts"() {
+    "use strict";
+    init_redact();
+    KEY_FORMATS = [
+      { kind: "an AWS access key id", regex: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+      { kind: "a GitHub token", regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+      { kind: "an API key (sk-…)", regex: /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/g },
+      { kind: "a Slack token", regex: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+      { kind: "a private key", regex: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY(?: BLOCK)?-----/g },
+      { kind: "a JSON Web Token", regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g }
+    ];
+    MIN_KNOWN_LENGTH = 8;
+  }
+});
+
+// src/core/config/policy/role-rules.ts
+function lintRoleFile(role, policy, secrets) {
+  const findings = [];
+  const add = (rule, at, message2, level = levelOf(policy, rule)) => {
+    findings.push({ rule, level, file: role.file, line: at.line, column: at.col, message: message2 });
+  };
+  const texts = textsOf(role);
+  for (const text2 of texts) {
+    for (const hit of secrets.find(text2.value)) {
+      add("secrets", text2.at(hit.index), `${text2.field} holds ${hit.kind}: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file)`, "error");
+    }
+  }
+  if (policy.maxChars !== void 0 && role.content.length > policy.maxChars) {
+    add("max_chars", texts[texts.length - 1].at(policy.maxChars), `content is ${role.content.length} characters, more than max_chars ${policy.maxChars} (the excess starts here)`);
+  }
+  for (const pattern of policy.forbid) {
+    for (const text2 of texts) {
+      for (const m of matchesOf(pattern, text2.value)) add("forbid", text2.at(m.index), `${text2.field} holds ${pattern.isRegex ? `a match of ${pattern.source}` : JSON.stringify(pattern.source)}, which policy.roles.forbid forbids`);
+    }
+  }
+  for (const pattern of policy.mustInclude) {
+    if (!pattern.regex.test(role.content)) add("must_include", contentStart(role), `content does not include ${pattern.isRegex ? `a match of ${pattern.source}` : JSON.stringify(pattern.source)} (policy.roles.must_include)`);
+  }
+  if (policy.name && !policy.name.regex.test(role.name)) {
+    add("name", role.at.name, `name ${JSON.stringify(role.name)} does not match ${policy.name.source} (policy.roles.name)`);
+  }
+  if (policy.descriptionRequired && role.description.trim() === "") {
+    add("description", role.at.description ?? role.at.name, "description is empty: policy.roles.description is required");
+  }
+  return findings.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+function levelOf(policy, rule) {
+  return policy.levels[rule] ?? policy.level;
+}
+function textsOf(role) {
+  const texts = [];
+  texts.push({ field: "name", value: role.name, at: () => role.at.name });
+  const d = role.at.descriptionText;
+  texts.push({ field: "description", value: role.description, at: (i) => d ? { line: d.line, col: d.col + i } : role.at.description ?? role.at.name });
+  const start = contentStart(role);
+  texts.push({ field: "content", value: role.content, at: (i) => offsetPosition(role.content, i, start) });
+  return texts;
+}
+function contentStart(role) {
+  return { line: role.contentLine ?? 1, col: 1 };
+}
+function offsetPosition(text2, offset, start) {
+  let line = start.line;
+  let lineStart = 0;
+  for (let i = text2.indexOf("\n"); i !== -1 && i < offset; i = text2.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: (line === start.line ? start.col : 1) + offset - lineStart };
+}
+var init_role_rules = __esm({
+  "src/core/config/policy/role-rules.ts"() {
+    "use strict";
+    init_pattern();
+  }
+});
+
+// src/core/config/policy/flow-rules.ts
+function lintFlowFile(file, policy, source) {
+  const findings = [];
+  const add = (rule, at, message2) => {
+    findings.push({ rule, level: levelOf2(policy, rule), file: file.file, line: at.line, column: at.col, message: message2 });
+  };
+  const raw = source?.value;
+  file.tests.forEach((test2, i) => {
+    const { outputs, steps, latency } = test2.expect;
+    const asserts = outputs.length > 0 || steps !== void 0 && Object.keys(steps).length > 0 || latency !== void 0 && latency.total.length + latency.steps.length > 0;
+    if (policy.requireAssertions && !asserts) {
+      add("require_assertions", test2, `test ${JSON.stringify(test2.name)} has no assertion: it passes whatever the flow answers (policy.flows.require_assertions)`);
+    }
+    if (policy.maxRepeat !== void 0 && test2.repeat > policy.maxRepeat) {
+      const own = raw?.tests?.[i]?.repeat !== void 0;
+      const at = source ? source.locate(own ? `/tests/${i}/repeat` : "/defaults/repeat") : test2;
+      add("max_repeat", at, `test ${JSON.stringify(test2.name)} repeats ${test2.repeat} times, more than max_repeat ${policy.maxRepeat} (policy.flows.max_repeat)`);
+    }
+  });
+  return findings;
+}
+function levelOf2(policy, rule) {
+  return policy.levels[rule] ?? policy.level;
+}
+var init_flow_rules = __esm({
+  "src/core/config/policy/flow-rules.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/config/policy/render.ts
+function sortFindings(findings) {
+  return [...findings].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1));
+}
+function renderLintText(findings, checked) {
+  const lines2 = sortFindings(findings).map((f) => `${escapeControls(f.file)}:${f.line}:${f.column}: ${f.level} ${escapeControls(f.rule)}: ${escapeControls(f.message)}`);
+  const count3 = (level) => findings.filter((f) => f.level === level).length;
+  const files = `${checked.roleFiles} role file${checked.roleFiles === 1 ? "" : "s"} and ${checked.flowFiles} flow test file${checked.flowFiles === 1 ? "" : "s"}`;
+  const total = findings.length === 0 ? `No findings in ${files}.` : `${findings.length} finding${findings.length === 1 ? "" : "s"} in ${files}: ${count3("hard")} hard, ${count3("error")} error, ${count3("warn")} warn.`;
+  return [...lines2, total].join("\n");
+}
+function renderLintJson(findings) {
+  return `${jsonText({ format_version: LINT_FORMAT_VERSION, findings: sortFindings(findings) }, 2)}
+`;
+}
+function renderLintSarif(findings, tool) {
+  const sorted = sortFindings(findings);
+  const ids = [.../* @__PURE__ */ new Set([...ROLE_RULES, ...FLOW_RULES, ...sorted.map((f) => f.rule)])].filter((id) => sorted.some((f) => f.rule === id));
+  const rules = ids.map((id) => ({
+    id,
+    name: id,
+    shortDescription: { text: RULE_HELP[id] ?? `The policy plugin rule ${id}.` },
+    ...RULE_HELP[id] === void 0 ? {} : { fullDescription: { text: RULE_HELP[id] } }
+  }));
+  const results2 = sorted.map((f) => ({
+    ruleId: f.rule,
+    ruleIndex: ids.indexOf(f.rule),
+    level: f.level === "warn" ? "warning" : "error",
+    message: { text: f.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: encodeUri(f.file), uriBaseId: "%SRCROOT%" },
+          region: { startLine: f.line, startColumn: f.column }
+        }
+      }
+    ],
+    properties: { level: f.level }
+  }));
+  const log = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "roleflow", version: tool.version, ...tool.informationUri ? { informationUri: tool.informationUri } : {}, rules } },
+        columnKind: "utf16CodeUnits",
+        results: results2
+      }
+    ]
+  };
+  return `${jsonText(log, 2)}
+`;
+}
+function encodeUri(file) {
+  return file.split("/").map(encodeURIComponent).join("/");
+}
+var LINT_FORMAT_VERSION, RULE_HELP;
+var init_render = __esm({
+  "src/core/config/policy/render.ts"() {
+    "use strict";
+    init_safe_text();
+    init_types();
+    LINT_FORMAT_VERSION = 1;
+    RULE_HELP = {
+      max_chars: "A Role longer than policy.roles.max_chars.",
+      forbid: "A phrase or pattern that policy.roles.forbid forbids in a Role.",
+      must_include: "A phrase that policy.roles.must_include requires in every Role.",
+      name: "A Role name that does not match policy.roles.name.",
+      description: "A Role without a description (policy.roles.description: required).",
+      secrets: "A credential (a key format, a configured token or a secret variable) in a Role: always an error.",
+      require_assertions: "A flow test without an assertion (policy.flows.require_assertions).",
+      max_repeat: "A flow test repeated more than policy.flows.max_repeat times."
+    };
+  }
+});
+
+// src/core/config/policy/plan-rules.ts
+function planFindings(plan3, rules) {
+  const tenant = plan3.tenant.name;
+  const findings = [];
+  for (const rule of rules) {
+    if (rule.tenants && !rule.tenants.some((glob) => matchesGlob(tenant, glob))) continue;
+    const on = (change2, message2) => {
+      findings.push(finding(rule, tenant, message2, change2.name, change2.file, changeDigest(change2)));
+    };
+    if (rule.kind === "max_changes") {
+      if (plan3.changes.length > rule.limit) {
+        const digest = sha256(JSON.stringify(plan3.changes.map(changeDigest)));
+        findings.push(finding(rule, tenant, `${plan3.changes.length} changes planned on tenant ${quote(tenant)}, more than max_changes ${rule.limit}`, void 0, void 0, digest));
+      }
+    } else if (rule.kind === "max_changed_lines_pct") {
+      for (const change2 of plan3.changes) {
+        const pct = change2.action === "update" ? changedLinesPct(change2.before.content, change2.diff) : void 0;
+        if (pct !== void 0 && pct > rule.limit) on(change2, `update of Role ${quote(change2.name)} on tenant ${quote(tenant)} changes ${Math.round(pct)}% of its lines, more than max_changed_lines_pct ${rule.limit}`);
+      }
+    } else {
+      for (const change2 of plan3.changes) {
+        if (change2.action === rule.kind) on(change2, `${change2.action} of Role ${quote(change2.name)} on tenant ${quote(tenant)} (policy.plan: ${change2.action} on ${rule.tenants ? rule.tenants.join(", ") : "every tenant"} is ${rule.level})`);
+      }
+    }
+  }
+  return findings;
+}
+function finding(rule, tenant, message2, role, file, content) {
+  const found = { rule: rule.name, level: rule.level, message: message2, tenant, fingerprint: fingerprintOf(rule.name, role, content) };
+  if (role !== void 0) found.role = role;
+  if (file !== void 0) found.file = file;
+  return found;
+}
+function fingerprintOf(rule, role, contentDigest) {
+  return sha256(JSON.stringify(["policy", rule, role ?? null, contentDigest]));
+}
+function changeDigest(change2) {
+  return sha256(JSON.stringify([change2.action, change2.name, change2.before ?? null, change2.after ?? null]));
+}
+function changedLinesPct(before, diff) {
+  if (diff === void 0) return void 0;
+  const lines2 = diff.split("\n");
+  if (lines2.some((l) => l.startsWith("@@ content changed too much"))) return 100;
+  let added = 0;
+  let removed = 0;
+  for (const line of lines2) {
+    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    if (line.startsWith("+")) added++;
+    else if (line.startsWith("-")) removed++;
+  }
+  const had = before.split("\n").length;
+  return Math.max(added, removed) / had * 100;
+}
+function parseAllow(text2) {
+  const at = /^(.*)@([0-9a-f]{6,64})$/.exec(text2);
+  const body = at ? at[1] : text2;
+  const colon = body.indexOf(":");
+  const rule = colon === -1 ? body : body.slice(0, colon);
+  const role = colon === -1 ? void 0 : body.slice(colon + 1);
+  if (rule === "" || role === "") return `--allow ${text2}: write RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (a rule of policy.plan, a Role name, the fingerprint a plan shows)`;
+  return { text: text2, rule, ...role === void 0 ? {} : { role }, ...at ? { fingerprint: at[2] } : {} };
+}
+function shortFingerprint(fingerprint) {
+  return fingerprint.replace(/^sha256:/, "").slice(0, 12);
+}
+function applyAllows(findings, allows, recorded = /* @__PURE__ */ new Set()) {
+  const used = /* @__PURE__ */ new Set();
+  const notes = [];
+  const out = findings.map((f) => {
+    const named2 = allows.filter((a) => a.rule === f.rule && (a.role === void 0 || a.role === f.role));
+    if (f.level === "hard") {
+      for (const a of named2) notes.push(`--allow ${a.text}: ${describe2(f)} is hard: no --allow overrides it`), used.add(a);
+      return f;
+    }
+    if (f.level !== "error") return f;
+    const bound = named2.filter((a) => a.fingerprint === void 0 || shortOf(f).startsWith(a.fingerprint));
+    for (const a of named2) used.add(a);
+    for (const a of named2) if (!bound.includes(a)) notes.push(`--allow ${a.text} lapsed: ${describe2(f)} is now fingerprint ${shortOf(f)}: the content changed since it was allowed`);
+    return bound.length > 0 || recorded.has(f.fingerprint) ? { ...f, allowed: true } : f;
+  });
+  for (const a of allows) if (!used.has(a)) notes.push(`--allow ${a.text} matches no finding of this plan`);
+  return { findings: out, notes };
+}
+function shortOf(f) {
+  return f.fingerprint.replace(/^sha256:/, "");
+}
+function describe2(f) {
+  return `${f.rule}${f.role === void 0 ? "" : `:${f.role}`}`;
+}
+function refusingFindings(findings) {
+  return findings.filter((f) => f.level === "hard" || f.level === "error" && f.allowed !== true);
+}
+function findingGuard(f) {
+  const how = f.level === "hard" ? " (hard: no override)" : ` (override: --allow ${describe2(f)}@${shortFingerprint(f.fingerprint)})`;
+  return { kind: "policy", message: `policy ${f.rule}: ${f.message}${how}`, ...f.role === void 0 ? {} : { name: f.role } };
+}
+function withPlanPolicy(plan3, rules, allows, recorded, more = []) {
+  if (rules.length === 0 && allows.length === 0 && more.length === 0) return [];
+  const { findings, notes } = applyAllows([...planFindings(plan3, rules), ...more], allows, recorded);
+  plan3.policy = findings;
+  plan3.guards.push(...refusingFindings(findings).map(findingGuard));
+  return notes;
+}
+function recordedAllows(plan3) {
+  return new Set((plan3.policy ?? []).filter((f) => f.allowed === true).map((f) => f.fingerprint));
+}
+var init_plan_rules = __esm({
+  "src/core/config/policy/plan-rules.ts"() {
+    "use strict";
+    init_glob();
+    init_hash();
+    init_display();
+  }
+});
+
+// src/core/config/policy/plugins.ts
+function lintPluginFindings(plugin, returned) {
+  const checked = checkFindings(plugin, returned);
+  if (typeof checked === "string") return checked;
+  return checked.map((f) => ({
+    rule: f.rule,
+    level: f.level,
+    file: typeof f.raw.file === "string" ? f.raw.file : plugin,
+    line: positive(f.raw.line),
+    column: positive(f.raw.column),
+    message: f.message
+  }));
+}
+function planPluginFindings(plugin, plan3, returned) {
+  const checked = checkFindings(plugin, returned);
+  if (typeof checked === "string") return checked;
+  return checked.map((f) => {
+    const role = typeof f.raw.role === "string" ? f.raw.role : void 0;
+    const change2 = plan3.changes.find((c) => c.name === role);
+    const content = JSON.stringify(change2 ? [change2.action, change2.before ?? null, change2.after ?? null] : plan3.changes.map((c) => [c.action, c.name, c.after ?? null]));
+    const finding2 = { rule: f.rule, level: f.level, message: f.message, tenant: plan3.tenant.name, fingerprint: fingerprintOf(f.rule, role, content) };
+    if (role !== void 0) finding2.role = role;
+    if (change2?.file !== void 0) finding2.file = change2.file;
+    return finding2;
+  });
+}
+function checkFindings(plugin, returned) {
+  if (returned === void 0 || returned === null) return [];
+  if (!Array.isArray(returned)) return `policy plugin ${plugin} returned ${typeof returned}, not a list of findings`;
+  const out = [];
+  for (const [i, item] of returned.entries()) {
+    const raw = item ?? {};
+    if (typeof raw.rule !== "string" || raw.rule === "" || typeof raw.message !== "string") {
+      return `policy plugin ${plugin}: finding ${i + 1} needs a rule and a message (strings)`;
+    }
+    const level = raw.level ?? "error";
+    if (!LEVELS.includes(level)) return `policy plugin ${plugin}: finding ${i + 1} has level ${JSON.stringify(level)}, not warn, error or hard`;
+    out.push({ rule: raw.rule, level, message: raw.message, raw });
+  }
+  return out;
+}
+function positive(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : 1;
+}
+var init_plugins = __esm({
+  "src/core/config/policy/plugins.ts"() {
+    "use strict";
+    init_plan_rules();
+    init_types();
+  }
+});
+
+// src/core/config/policy/plan-secrets.ts
+function planSecretPlaces(plan3, scanner) {
+  const places = [];
+  for (const change2 of plan3.changes) {
+    for (const [side2, state] of [["planned", change2.after], ["on the tenant", change2.before]]) {
+      if (!state) continue;
+      for (const field of ["name", "description", "content"]) {
+        const hit = scanner.find(state[field])[0];
+        if (hit) places.push(`Role ${quote(change2.name)}: its ${field} ${side2} holds ${hit.kind}`);
+      }
+    }
+    if (change2.diff && scanner.holds(change2.diff) && !places.some((p) => p.startsWith(`Role ${quote(change2.name)}:`))) places.push(`Role ${quote(change2.name)}: its diff holds a secret`);
+  }
+  return places;
+}
+var init_plan_secrets = __esm({
+  "src/core/config/policy/plan-secrets.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
+// src/core/config/policy/role-secrets.ts
+function roleSecretIssues(files, scanner) {
+  const none = emptyPolicy().roles;
+  return files.flatMap((file) => lintRoleFile(file, none, scanner).map((f) => ({ file: f.file, line: f.line, col: f.column, message: `secrets: ${f.message}` })));
+}
+var init_role_secrets = __esm({
+  "src/core/config/policy/role-secrets.ts"() {
+    "use strict";
+    init_role_rules();
+    init_types();
+  }
+});
+
+// src/core/config/policy/index.ts
+var init_policy = __esm({
+  "src/core/config/policy/index.ts"() {
+    "use strict";
+    init_types();
+    init_pattern();
+    init_parse();
+    init_secrets();
+    init_role_rules();
+    init_flow_rules();
+    init_render();
+    init_plan_rules();
+    init_plugins();
+    init_plan_secrets();
+    init_role_secrets();
+  }
+});
+
 // src/files/repository-bounds.ts
 import { realpath, stat as stat4 } from "node:fs/promises";
 import { dirname as dirname7, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
@@ -75600,7 +76433,9 @@ var init_role_files = __esm({
 
 // src/files/plan-file.ts
 import { stat as stat5 } from "node:fs/promises";
-async function savePlan(path, plan3) {
+async function savePlan(path, plan3, secrets = secretScanner({})) {
+  const places = (isPlanList(plan3) ? plan3 : [plan3]).flatMap((p) => planSecretPlaces(p, secrets));
+  if (places.length > 0) throw new RoleflowError(`refusing to save the plan to ${path}: it would hold a secret in the clear (${places.join("; ")})`);
   try {
     await writeFileAtomic(path, isPlanList(plan3) ? renderTenantPlansJson(plan3) : planJsonBytes(plan3));
   } catch (err) {
@@ -75661,6 +76496,7 @@ var init_plan_file = __esm({
     init_roles();
     init_plan();
     init_schema();
+    init_policy();
     init_yaml_source();
     init_package_root();
     init_redact_messages();
@@ -75763,27 +76599,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve31, arguments_) => {
+  const run2 = async (function_, resolve33, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve31(result);
+    resolve33(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve31, reject2, arguments_) => {
+  const enqueue = (function_, resolve33, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve31, arguments_));
+    }).then(run2.bind(void 0, function_, resolve33, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve31, reject2) => {
-    enqueue(function_, resolve31, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve33, reject2) => {
+    enqueue(function_, resolve33, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -75941,6 +76777,61 @@ var init_tenants3 = __esm({
   }
 });
 
+// src/files/policy-plugins.ts
+import { pathToFileURL } from "node:url";
+async function loadPolicyPlugins(cwd, config) {
+  const loaded = [];
+  for (const name of config.policy.plugins) {
+    const abs = configRelative(cwd, config, name);
+    let module;
+    try {
+      module = await import(pathToFileURL(abs).href);
+    } catch (error2) {
+      throw new RoleflowError(`policy plugin ${name}: cannot be loaded: ${(error2.message ?? String(error2)).split("\n")[0]}`, "config");
+    }
+    if (typeof module.default !== "function") throw new RoleflowError(`policy plugin ${name}: its default export is not a function (export default function (input) { return [] })`, "config");
+    loaded.push({ name, run: module.default });
+  }
+  return loaded;
+}
+async function callPlugin(plugin, input) {
+  try {
+    return await plugin.run(input);
+  } catch (error2) {
+    throw new RoleflowError(`policy plugin ${plugin.name} failed: ${(error2 instanceof Error ? error2.message : String(error2)).split("\n")[0]}`);
+  }
+}
+var init_policy_plugins = __esm({
+  "src/files/policy-plugins.ts"() {
+    "use strict";
+    init_errors();
+    init_config_file();
+  }
+});
+
+// src/run/policy/plan-policy.ts
+async function withPolicy(cwd, config, plan3, allows) {
+  const more = [];
+  for (const plugin of config.policy.plugins.length > 0 ? await loadPolicyPlugins(cwd, config) : []) {
+    const found = planPluginFindings(plugin.name, plan3, await callPlugin(plugin, { kind: "plan", tenant: plan3.tenant.name, plan: plan3 }));
+    if (typeof found === "string") throw new RoleflowError(found, "config");
+    more.push(...found);
+  }
+  return withPlanPolicy(plan3, config.policy.plan, allows, void 0, more);
+}
+function savedPlanPolicyRefusals(plan3, config, allows = []) {
+  const { findings } = applyAllows(planFindings(plan3, config.policy.plan), allows, recordedAllows(plan3));
+  return refusingFindings(findings).map((f) => `today's policy refuses it: ${findingGuard(f).message.replace(/^policy /, "")}`);
+}
+var init_plan_policy = __esm({
+  "src/run/policy/plan-policy.ts"() {
+    "use strict";
+    init_errors();
+    init_policy();
+    init_policy_plugins();
+  }
+});
+
 // src/run/roles/fresh-plan.ts
 import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
@@ -75950,6 +76841,9 @@ async function makeFreshPlan(opts) {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
+  const scanner = secretScanner(opts.env ?? {}, opts.config);
+  const secrets = roleSecretIssues(files.value, scanner);
+  if (secrets.length > 0) throw new InvalidFilesError(secrets);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
@@ -75957,6 +76851,8 @@ async function makeFreshPlan(opts) {
     const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
     const { kept, excluded } = forTenant.value;
+    const rendered2 = roleSecretIssues(kept, scanner).map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${name})` }));
+    if (rendered2.length > 0) throw new InvalidFilesError(rendered2);
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
     const plan3 = computePlan(kept, remote, {
@@ -75971,6 +76867,7 @@ async function makeFreshPlan(opts) {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true
     });
+    if (opts.planPolicy !== false) plan3.notes.push(...await withPolicy(opts.cwd, opts.config, plan3, opts.allows ?? []));
     const deleted = new Set(plan3.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
     const unmanaged = new Set(plan3.unmanaged.map((u) => u.id));
     plan3.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
@@ -75994,11 +76891,13 @@ function targetsOf(cwd, dir, files, targets, paths) {
 var init_fresh_plan = __esm({
   "src/run/roles/fresh-plan.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_plan();
     init_roles();
+    init_policy();
     init_role_files();
+    init_plan_policy();
     init_source_files();
   }
 });
@@ -76021,7 +76920,10 @@ async function openSavedPlan(opts) {
   const plan3 = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan3);
   const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan3, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  const refusals = [
+    ...savedPlanRefusals(plan3, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }),
+    ...savedPlanPolicyRefusals(plan3, opts.config, opts.allows)
+  ];
   if (refusals.length > 0) return { refused: { plan: plan3, what: "is refused", reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons;
@@ -76049,6 +76951,23 @@ var init_saved_plan = __esm({
     init_roles();
     init_plan_file();
     init_fresh_plan();
+    init_plan_policy();
+  }
+});
+
+// src/run/policy/policy-flags.ts
+function parseAllows(values) {
+  return values.map((value) => {
+    const allow = parseAllow(value);
+    if (typeof allow === "string") throw new RoleflowError(allow, "usage");
+    return allow;
+  });
+}
+var init_policy_flags = __esm({
+  "src/run/policy/policy-flags.ts"() {
+    "use strict";
+    init_errors();
+    init_policy();
   }
 });
 
@@ -76110,10 +77029,10 @@ async function executePlan(plan3, client, opts) {
   const failedToFree = /* @__PURE__ */ new Map();
   const total = plan3.changes.length;
   let ended2 = 0;
-  const record = (index, outcome) => {
-    outcomes[index] = outcome;
+  const record = (index, outcome2) => {
+    outcomes[index] = outcome2;
     ended2++;
-    opts.onOutcome?.(outcome, ended2, total);
+    opts.onOutcome?.(outcome2, ended2, total);
   };
   for (const phase of applyPhases(plan3.changes)) {
     const limit = pLimit(Math.max(1, opts.concurrency));
@@ -76126,12 +77045,12 @@ async function executePlan(plan3, client, opts) {
             return;
           }
           const blocked = blockedReason(change2, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
-          if (outcome.status === "failed") {
+          const outcome2 = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
+          if (outcome2.status === "failed") {
             const freed = freedName(change2);
             if (freed !== void 0) failedToFree.set(freed, change2);
           }
-          record(index, outcome);
+          record(index, outcome2);
         })
       )
     );
@@ -76190,14 +77109,14 @@ async function removeConcurrentDuplicates(plan3, outcomes, client, protect) {
   }
   const protectedBy = globMatcher([...protect]);
   for (const found of concurrentDuplicates(plan3.changes, outcomes, remote)) {
-    const outcome = outcomes[found.index];
+    const outcome2 = outcomes[found.index];
     const change2 = plan3.changes[found.index];
     if (change2.action !== "create") continue;
     result.changed.push(found.index);
-    const glob = protectedBy(outcome.name);
+    const glob = protectedBy(outcome2.name);
     if (glob !== void 0 && found.remove.length > 0) {
       result.outcomes[found.index] = {
-        ...outcome,
+        ...outcome2,
         status: "failed",
         error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
       };
@@ -76209,13 +77128,13 @@ async function removeConcurrentDuplicates(plan3, outcomes, client, protect) {
       const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
       if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
     }
-    const { error: _unknownWhy, ...known } = outcome;
+    const { error: _unknownWhy, ...known } = outcome2;
     result.outcomes[found.index] = failures2.length === 0 ? {
-      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome2,
       id: found.keep,
       ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
       ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
+    } : { ...outcome2, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
   }
   return result;
 }
@@ -76282,9 +77201,9 @@ async function carryOutPlan(ports, plan3, tenant, flags, several = false) {
     concurrency: flags.concurrency,
     protect: flags.protect,
     stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
+    onOutcome: (outcome2, done, total) => {
       live.count("applying", done, total);
-      if (!flags.json) live.add(outcomeLine(outcome));
+      if (!flags.json) live.add(outcomeLine(outcome2));
     }
   });
   live.finish();
@@ -76351,7 +77270,7 @@ async function applySavedTenants(ports, config, planFile, saved, flags) {
   if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(ports, planFile, saved, altered, guarded, flags);
   const opened = await openTenants(ports, config, saved.tenants.map((p) => p.tenant.name));
   const steps = saved.tenants.map((plan3, i) => ({ plan: plan3, tenant: opened[i] }));
-  const closeAll = () => Promise.all(opened.map((t5) => t5.close().catch(() => void 0)));
+  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
   const checks = await checkSavedTenants(steps).catch(async (error2) => {
     await closeAll();
     throw error2;
@@ -76374,7 +77293,7 @@ function refuseSavedTenants(ports, planFile, saved, whole, checks, flags) {
 }
 async function applySaved(ports, config, planFile, plan3, flags, open5, several = false) {
   const { output } = ports;
-  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan3, open: open5 });
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan3, open: open5, allows: parseAllows(flags.allow ?? []) });
   if ("refused" in checked) {
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan3.tenant.name);
@@ -76426,6 +77345,7 @@ var init_apply_saved = __esm({
     init_several_tenants();
     init_tenants3();
     init_saved_plan();
+    init_policy_flags();
     init_applying();
   }
 });
@@ -76434,6 +77354,7 @@ var init_apply_saved = __esm({
 function planner(config, selection, ports) {
   const shown = /* @__PURE__ */ new Set();
   const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
+  const allows = parseAllows(selection.allow ?? []);
   const planFor = async (open5, files) => {
     const fresh = await makeFreshPlan({
       ...files && { files },
@@ -76445,7 +77366,9 @@ function planner(config, selection, ports) {
       open: open5,
       now: ports.clock.now(),
       targets: selection.targets ?? [],
-      roleFiles: selection.roleFiles ?? []
+      roleFiles: selection.roleFiles ?? [],
+      env: ports.env,
+      allows
     });
     for (const line of fresh.warnings.map(formatIssue)) {
       if (shown.has(line)) continue;
@@ -76472,6 +77395,7 @@ var init_planning = __esm({
     init_fresh_plan();
     init_several_tenants();
     init_tenants3();
+    init_policy_flags();
   }
 });
 
@@ -76487,7 +77411,7 @@ async function apply2(options, ports) {
   const problem = applyArgumentProblem(args, planFile, options);
   if (problem !== void 0) throw new RoleflowError(problem, "usage");
   const config = await configOf(options, ports);
-  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow };
   if (planFile !== void 0) return applyPlanFile(options, ports, config, planFile, flags);
   const several = await severalTenants(config, options);
   const selection = { ...options, roleFiles: args };
@@ -76858,11 +77782,11 @@ async function editConfig(abs, text2, tenant, preview2) {
   let next = text2;
   const notes = [];
   if (tenant !== void 0) {
-    const outcome = addTenantToConfig(text2, tenant, preview2 === tenant.name);
-    if (!outcome.added) {
-      return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+    const outcome2 = addTenantToConfig(text2, tenant, preview2 === tenant.name);
+    if (!outcome2.added) {
+      return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome2.reason}`, tenant: outcome2.present ? "present" : "not-added" };
     }
-    next = outcome.text;
+    next = outcome2.text;
     notes.push(`added tenant "${tenant.name}"${preview2 === tenant.name ? " (preview: true)" : ""}, its token from ${tokenEnvFor(tenant.name)}`);
   }
   if (preview2 !== void 0 && preview2 !== tenant?.name) {
@@ -77014,12 +77938,239 @@ var init_init = __esm({
   }
 });
 
+// src/files/schema-files.ts
+import { dirname as dirname10, resolve as resolve9 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow of flows) {
+    const base = dirname10(absOf.get(flow.file) ?? resolve9(flow.file));
+    for (const test2 of flow.tests) {
+      for (const a of test2.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve9(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+function isObject3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/similar-files.ts
+import { dirname as dirname11, resolve as resolve10 } from "node:path";
+async function attachSimilarFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const issues = [];
+  for (const flow of flows) {
+    const base = dirname11(absOf.get(flow.file) ?? resolve10(flow.file));
+    for (const a of flow.tests.flatMap((t6) => t6.expect.outputs)) {
+      if (a.similar?.file === void 0) continue;
+      const text2 = await readTextFile({ abs: resolve10(base, a.similar.file), file: a.similar.file }, SIMILAR_FILE);
+      if (text2.ok) a.similar.to = text2.value.replace(/\r?\n$/, "");
+      else issues.push({ file: flow.file, line: a.line, col: a.col, message: `similar ${a.similar.file}: ${text2.issues[0].message}` });
+    }
+  }
+  return issues;
+}
+var SIMILAR_FILE;
+var init_similar_files = __esm({
+  "src/files/similar-files.ts"() {
+    "use strict";
+    init_source_files();
+    SIMILAR_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a text to compare with", holds: "text" };
+  }
+});
+
+// src/files/flow-files.ts
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function isJudgesFolder(name) {
+  return name === JUDGES_DIR;
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve11(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under2 = await listFilesUnder(cwd, abs, isFlowFileName, isJudgesFolder);
+      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under2) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files), ...await attachSimilarFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE, JUDGES_DIR;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_similar_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+    JUDGES_DIR = "_judges";
+  }
+});
+
+// src/run/policy/lint.ts
+var lint_exports = {};
+__export(lint_exports, {
+  lint: () => lint,
+  lintFiles: () => lintFiles
+});
+import { stat as stat7 } from "node:fs/promises";
+import { resolve as resolve12 } from "node:path";
+async function lint(options, ports) {
+  const config = await configOf(options, ports);
+  const result = await lintFiles({ cwd: ports.cwd, config, paths: options.paths, env: ports.env });
+  const { output } = ports;
+  if (options.format === "json") output.data(result.findings, renderLintJson);
+  else if (options.format === "sarif") output.data(result.findings, (findings) => renderLintSarif(findings, { version: packageVersion() }));
+  else output.out(renderLintText(result.findings, result));
+  return result.findings.some((f) => blocks(f.level)) ? ExitCode.Error : ExitCode.Ok;
+}
+async function lintFiles(options, ports = { plugins: loadPolicyPlugins }) {
+  const { cwd, config } = options;
+  const { roleSources, flowSources } = await sourcesOf(cwd, config, options.paths);
+  const findings = [];
+  const invalid = (issues) => findings.push(...issues.map((i) => ({ rule: "invalid", level: "error", file: i.file, line: i.line, column: i.col, message: i.message })));
+  const roleSchema = loadSchema("role");
+  const roles = await loadTextFiles(roleSources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, roleSchema));
+  invalid([...roles.issues, ...checkRoleSet(roles.values)]);
+  const scanner = secretScanner(options.env, config);
+  for (const role of roles.values) findings.push(...lintRoleFile(role, config.policy.roles, scanner));
+  const flowSchema = loadSchema("flow-test");
+  const flows = await loadTextFiles(flowSources, FLOW_TEST_FILE, (text2, file) => withSource(parseFlowTestFile(text2, file, flowSchema), text2, file));
+  invalid(flows.issues);
+  for (const { file, source } of flows.values) findings.push(...lintFlowFile(file, config.policy.flows, source));
+  findings.push(...await pluginFindings(cwd, config, ports, roles.values, flows.values.map((f) => f.file)));
+  return { findings, roleFiles: roleSources.length, flowFiles: flowSources.length };
+}
+async function pluginFindings(cwd, config, ports, roles, flows) {
+  const found = [];
+  for (const plugin of await ports.plugins(cwd, config)) {
+    const returned = lintPluginFindings(plugin.name, await callPlugin(plugin, { kind: "files", roles, flows }));
+    if (typeof returned === "string") throw new RoleflowError(returned);
+    found.push(...returned);
+  }
+  return found;
+}
+function withSource(parsed, text2, file) {
+  if (!parsed.ok) return parsed;
+  const source = parseYaml(text2, { file });
+  return { ok: true, value: source.ok ? { file: parsed.value, source: source.value } : { file: parsed.value } };
+}
+async function sourcesOf(cwd, config, paths) {
+  const roleSources = [];
+  const flowSources = [];
+  if (paths.length === 0) {
+    const roles = rolesDirOf(cwd, config, void 0);
+    const flows = flowsDirOf(cwd, config, void 0);
+    const [hasRoles, hasFlows] = await Promise.all([dirExists(roles), dirExists(flows)]);
+    if (!hasRoles && !hasFlows) throw new RoleflowError(`nothing to lint: neither ${roles.display}/ nor ${flows.display}/ exists (name files or folders)`);
+    if (hasRoles) roleSources.push(...await listFilesUnder(cwd, roles.abs, isRoleFileName));
+    if (hasFlows) flowSources.push(...await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder));
+    return { roleSources, flowSources };
+  }
+  for (const path of paths) {
+    const abs = resolve12(cwd, path);
+    const info2 = await stat7(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`, "usage");
+    if (info2.isDirectory()) {
+      roleSources.push(...await listFilesUnder(cwd, abs, isRoleFileName));
+      flowSources.push(...await listFilesUnder(cwd, abs, isFlowFileName, isJudgesFolder));
+    } else if (isRoleFileName(path.split(/[\\/]/).pop() ?? "")) roleSources.push({ abs, file: displayPath(cwd, abs) });
+    else if (isFlowFileName(path)) flowSources.push({ abs, file: displayPath(cwd, abs) });
+    else throw new RoleflowError(`${path}: neither a role file (*.md) nor a flow test file (*.yaml, *.yml)`, "usage");
+  }
+  return { roleSources: unique(roleSources), flowSources: unique(flowSources) };
+}
+function unique(sources) {
+  return [...new Map(sources.map((s) => [s.file, s])).values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+var init_lint = __esm({
+  "src/run/policy/lint.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_policy();
+    init_roles();
+    init_role_file();
+    init_yaml_source();
+    init_flow_files();
+    init_package_root();
+    init_ports();
+    init_policy_plugins();
+    init_role_files();
+    init_source_files();
+  }
+});
+
 // src/run/roles/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
   plan: () => plan2
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 async function plan2(options, ports) {
   if (options.json && options.format !== void 0 && options.format !== "json") {
     throw new RoleflowError(`--json and --format ${options.format} ask for different outputs: use one of them`);
@@ -77055,7 +78206,7 @@ async function plan2(options, ports) {
     return ExitCode.Refused;
   }
   if (options.out !== void 0) {
-    await savePlan(resolve9(ports.cwd, options.out), plan3);
+    await savePlan(resolve13(ports.cwd, options.out), plan3, secretScanner(ports.env, config));
     const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
     output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
   }
@@ -77108,7 +78259,7 @@ async function planSeveral(options, ports, config, names, format) {
     return ExitCode.Refused;
   }
   if (options.out !== void 0) {
-    await savePlan(resolve9(ports.cwd, options.out), planned);
+    await savePlan(resolve13(ports.cwd, options.out), planned, secretScanner(ports.env, config));
     const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
     output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${options.out}`);
   }
@@ -77116,7 +78267,7 @@ async function planSeveral(options, ports, config, names, format) {
 }
 async function notSaved(options, ports, why2) {
   if (options.out === void 0) return;
-  ports.output.err(await planNotSavedLine(resolve9(ports.cwd, options.out), options.out, why2));
+  ports.output.err(await planNotSavedLine(resolve13(ports.cwd, options.out), options.out, why2));
 }
 function unreadableOptions(options, ports, config, tenant) {
   const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
@@ -77133,6 +78284,7 @@ var init_plan2 = __esm({
     init_display();
     init_tenants2();
     init_plan_file();
+    init_policy();
     init_ports();
     init_tenants3();
     init_planning();
@@ -77169,8 +78321,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t5 = end - start + 1;
-    tieTerm += t5 * t5 * t5 - t5;
+    const t6 = end - start + 1;
+    tieTerm += t6 * t6 * t6 - t6;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -77205,9 +78357,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t5 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t5 * Math.exp(
-    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
+  const t6 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t6 * Math.exp(
+    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -77247,7 +78399,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -77328,7 +78480,7 @@ function resolveBaselineBudgets(test2, transport, baseline) {
   const latency = test2.expect.latency;
   if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
   const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
-  const resolve31 = (b, samples, what) => {
+  const resolve33 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -77341,8 +78493,8 @@ function resolveBaselineBudgets(test2, transport, baseline) {
     expect: {
       ...test2.expect,
       latency: {
-        total: latency.total.map((b) => resolve31(b, wallSamples, "finished execution")),
-        steps: latency.steps.map((b) => resolve31(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve33(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve33(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -77396,7 +78548,7 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency = new Map(runs.tests.map((t5) => [keyOf2(t5), t5]));
+  const latency = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
@@ -77404,14 +78556,14 @@ function comparePreview(base, head, threshold) {
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t5) {
-  return t5.base?.verdict === "passed" && t5.head?.verdict === "failed";
+function isRegression(t6) {
+  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
 }
-function verdictChanged(t5) {
-  return t5.base?.verdict !== t5.head?.verdict;
+function verdictChanged(t6) {
+  return t6.base?.verdict !== t6.head?.verdict;
 }
-function latencyChanged(t5) {
-  return t5.wall !== null && isSignificant(t5.wall) || t5.step_latency.length > 0;
+function latencyChanged(t6) {
+  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
 }
 function testPreview(b, h, latency) {
   const any = h ?? b;
@@ -77463,12 +78615,12 @@ function summarize(tests) {
   return {
     tests: tests.length,
     regressions: count3(isRegression),
-    fixed: count3((t5) => t5.base?.verdict === "failed" && t5.head?.verdict === "passed"),
+    fixed: count3((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
     verdict_changed: count3(verdictChanged),
-    outputs_changed: count3((t5) => t5.outputs_changed),
-    steps_changed: count3((t5) => t5.steps_changed),
+    outputs_changed: count3((t6) => t6.outputs_changed),
+    steps_changed: count3((t6) => t6.steps_changed),
     latency_changed: count3(latencyChanged),
-    unchanged: count3((t5) => !verdictChanged(t5) && !t5.outputs_changed && !t5.steps_changed && !latencyChanged(t5))
+    unchanged: count3((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
   };
 }
 function keyOf2(r) {
@@ -77505,13 +78657,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t5 of ordered3(doc.tests)) {
-    if (!isNotable(t5)) continue;
-    out.push(`${kindOf2(t5).padEnd(10)} ${escapeControls(`${t5.file}:${t5.line}`)}  ${escapeControls(t5.id)} [${t5.transport}]  ${verdicts(t5)}`);
-    if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") out.push(`  head: ${escapeControls(t5.head.message)}`);
-    if (t5.steps_changed) out.push(`  steps: ${(t5.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t5.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t5.outputs_diff !== void 0) for (const line of t5.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t5)) out.push(`  ${m}`);
+  for (const t6 of ordered3(doc.tests)) {
+    if (!isNotable(t6)) continue;
+    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
+    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
+    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t6)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -77571,19 +78723,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text2 + more(rows.length - shown) : text2;
 }
-function tableRow2(t5) {
+function tableRow2(t6) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t5)]} | ${mdCode(`${t5.id} [${t5.transport}]`)} | ${shown(t5.base)} | ${shown(t5.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
 }
-function detailsOf(t5) {
+function detailsOf(t6) {
   const body = [];
-  if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") body.push(`Head: ${mdText(t5.head.message)}`);
-  if (t5.steps_changed) body.push(`Steps: ${mdText((t5.base_steps ?? []).join(" → "))} ⇒ ${mdText((t5.head_steps ?? []).join(" → "))}`);
-  const latency = latencyLines(t5);
+  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
+  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
+  const latency = latencyLines(t6);
   if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t5.outputs_diff !== void 0) body.push(fenced(t5.outputs_diff));
+  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t5) ? " open" : ""}><summary>${mdCode(`${t5.id} [${t5.transport}]`)}: ${kindOf2(t5)}</summary>
+  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
 
 ${body.join("\n\n")}
 
@@ -77597,28 +78749,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t5) {
-  if (isRegression(t5)) return "REGRESSION";
-  if (t5.base?.verdict === "failed" && t5.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t5)) return "verdict";
-  if (t5.outputs_changed) return "outputs";
-  if (t5.steps_changed) return "steps";
-  if (latencyChanged(t5)) return "latency";
+function kindOf2(t6) {
+  if (isRegression(t6)) return "REGRESSION";
+  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t6)) return "verdict";
+  if (t6.outputs_changed) return "outputs";
+  if (t6.steps_changed) return "steps";
+  if (latencyChanged(t6)) return "latency";
   return "unchanged";
 }
-function isNotable(t5) {
-  return kindOf2(t5) !== "unchanged";
+function isNotable(t6) {
+  return kindOf2(t6) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t5, i) => ({ t: t5, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t5 }) => t5);
+  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
 }
-function verdicts(t5) {
-  return `${t5.base?.verdict ?? "(not in base)"} → ${t5.head?.verdict ?? "(not in head)"}`;
+function verdicts(t6) {
+  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t5) {
+function latencyLines(t6) {
   const lines2 = [];
-  if (t5.wall !== null && (t5.wall.verdict === "regression" || t5.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t5.wall));
-  for (const s of t5.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
+  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -77648,7 +78800,7 @@ function size2(parts) {
   return parts.reduce((n, p) => n + p.length + 1, 0);
 }
 var KIND_ICON, VERDICT_ICON, RANK;
-var init_render = __esm({
+var init_render2 = __esm({
   "src/core/preview/render.ts"() {
     "use strict";
     init_duration();
@@ -77691,7 +78843,7 @@ var init_preview = __esm({
     "use strict";
     init_compare3();
     init_document();
-    init_render();
+    init_render2();
     init_roles2();
   }
 });
@@ -77930,10 +79082,10 @@ function stats(samples) {
   if (sorted.length === 0) return null;
   return {
     count: sorted.length,
-    min: round3(sorted[0]),
-    p50: round3(percentile(sorted, 50)),
-    p95: round3(percentile(sorted, 95)),
-    max: round3(sorted.at(-1))
+    min: round4(sorted[0]),
+    p50: round4(percentile(sorted, 50)),
+    p95: round4(percentile(sorted, 95)),
+    max: round4(sorted.at(-1))
   };
 }
 function testStatus(summary2, repeats, across, incomplete) {
@@ -77950,7 +79102,7 @@ function repeatResult(i, e, assertions) {
   const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
   result.ended_by = e.endedBy;
   if (e.error !== void 0) result.error = escapeControls(e.error);
-  result.wall_ms = round3(e.wallMs);
+  result.wall_ms = round4(e.wallMs);
   result.steps = (e.steps ?? []).map(stepRecord);
   result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
   if (e.outputs !== void 0) result.outputs = e.outputs;
@@ -77981,7 +79133,7 @@ function stepStats(executions) {
   }
   return out;
 }
-function round3(ms2) {
+function round4(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
 function stepRecord(s) {
@@ -77994,7 +79146,7 @@ function messageRecord(m, atMs) {
   const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
   if (m.nodeId !== void 0) message2.node_id = m.nodeId;
   if (m.messageId !== void 0) message2.message_id = m.messageId;
-  if (atMs !== void 0) message2.at_ms = round3(atMs);
+  if (atMs !== void 0) message2.at_ms = round4(atMs);
   return message2;
 }
 function idsRecord(ids) {
@@ -78085,6 +79237,19 @@ function idsText(ids) {
   ];
   return escapeControls(parts.join(", "));
 }
+function judgeLines(assertions) {
+  return assertions.flatMap((a) => {
+    const j = a.judge;
+    if (!j) return [];
+    const score = j.score === void 0 ? "" : ` score ${Math.round(j.score * 1e3) / 1e3}`;
+    const runs = j.executions.map((e) => idsText(e)).filter((t6) => t6 !== "");
+    return [
+      escapeControls(`judge ${j.judge} on ${a.label}: ${j.verdict}${score}${j.cached ? " (reused from the baseline report)" : ""}`),
+      ...j.reasons.map((r) => `  reason: ${escapeControls(r)}`),
+      ...runs.length > 0 ? [`  judge executions: ${runs.join("; ")}`] : []
+    ];
+  });
+}
 var LatencyFold;
 var init_digest = __esm({
   "src/report/digest.ts"() {
@@ -78166,7 +79331,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -78218,10 +79383,18 @@ function repeatBlock(r, x) {
   const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
   const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
   const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}${judgeBlock(a)}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
   );
   const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
   return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
+}
+function judgeBlock(a) {
+  const j = a.judge;
+  if (!j) return "";
+  const score = j.score === void 0 ? "" : ` · score ${Math.round(j.score * 1e3) / 1e3}`;
+  const reasons = j.reasons.map((reason2) => `<li>${esc(reason2)}</li>`).join("");
+  const runs = j.executions.map((e) => `<code>${esc(idsText(e))}</code>`).join(" ");
+  return `<div class="judge">judge ${esc(j.judge)}: <b class="${j.verdict === "pass" ? "pass" : "fail"}">${esc(j.verdict)}</b>${esc(score)}${j.cached ? " (reused)" : ""}${reasons ? `<ul>${reasons}</ul>` : ""}${runs ? `<div class="ids">judge executions: ${runs}</div>` : ""}</div>`;
 }
 function shownRepeats(ran) {
   if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
@@ -78282,7 +79455,7 @@ function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
   const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t5) => t5.base?.verdict !== t5.head?.verdict || t5.outputs_changed || t5.steps_changed);
+  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
   const s = doc.summary;
   const body = `<main>
 <header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
@@ -78294,24 +79467,24 @@ ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests
 ${doc.tests.map(row).join("\n")}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t5) => sideBySide(t5, base.get(key(t5)), head.get(key(t5)))).join("\n")}
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
 </section>
 </main>`;
   return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
 }
-function row(t5) {
-  const what = [t5.base?.verdict !== t5.head?.verdict && "verdict", t5.outputs_changed && "outputs", t5.steps_changed && "steps", (t5.wall?.verdict === "regression" || t5.wall?.verdict === "improvement" || t5.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t5.base?.verdict !== t5.head?.verdict}"><td class="mono">${esc(t5.id)}</td><td>${t5.transport}</td>${verdictCell(t5.base)}${verdictCell(t5.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+function row(t6) {
+  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
 }
 function verdictCell(side2) {
   if (side2 === null) return '<td class="muted">not run</td>';
   const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
   return `<td class="${cls}">${side2.verdict}</td>`;
 }
-function sideBySide(t5, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t5.id}-${t5.transport}`))}"><h3 class="mono">${esc(t5.id)} [${t5.transport}] <span class="muted">${esc(`${t5.file}:${t5.line}`)}</span></h3>
-<div class="sides">${side("Base", t5.base, b)}${side("Head", t5.head, h)}</div>
-${t5.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t5.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+function sideBySide(t6, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
+<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
+${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
 </article>`;
 }
 function side(label, verdict2, r) {
@@ -78352,7 +79525,7 @@ var init_preview2 = __esm({
 
 // src/files/git/git-tree.ts
 import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
+import { posix, relative as relative5, resolve as resolve14, sep as sep4 } from "node:path";
 import { realpath as realpath2 } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
@@ -78364,10 +79537,10 @@ async function resolveCommit(cwd, ref2) {
   return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath2(abs).catch(() => resolve10(abs));
+  const real = await realpath2(abs).catch(() => resolve14(abs));
   const rel = relative5(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve10(root, rel) !== resolve10(real)) return void 0;
+  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve14(root, rel) !== resolve14(real)) return void 0;
   return rel.split(sep4).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
@@ -78463,11 +79636,11 @@ var init_git_tree = __esm({
 });
 
 // src/files/git/commit-roles.ts
-import { dirname as dirname10, posix as posix2, resolve as resolve11 } from "node:path";
+import { dirname as dirname12, posix as posix2, resolve as resolve15 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve11(cwd, rolesFlag) : resolve11(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve15(cwd, rolesFlag) : resolve15(cwd, config.file === void 0 ? "." : dirname12(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -78485,7 +79658,7 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve11(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve15(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
@@ -78507,7 +79680,7 @@ function withVars(config, varsOf) {
 var init_commit_roles = __esm({
   "src/files/git/commit-roles.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_roles();
     init_role_file();
@@ -78585,9 +79758,9 @@ async function whyNoHead(cwd, noGit) {
   return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git2(cwd, args) {
-  return new Promise((resolve31) => {
+  return new Promise((resolve33) => {
     execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve31({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve33({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -78600,111 +79773,8 @@ var init_git_commit = __esm({
   }
 });
 
-// src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve12 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow of flows) {
-    const base = dirname11(absOf.get(flow.file) ?? resolve12(flow.file));
-    for (const test2 of flow.tests) {
-      for (const a of test2.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve12(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-function isObject3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve13(cwd, path);
-    const info2 = await stat6(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under2) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
-    init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
 // src/files/git/work-tree.ts
-import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
+import { realpath as realpath4, stat as stat8 } from "node:fs/promises";
 import { join as join9, relative as relative7, sep as sep6 } from "node:path";
 async function workTreeState(cwd, leaveOut = {}) {
   const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
@@ -78735,7 +79805,7 @@ async function statusEntries(root, pathspec, untracked) {
 }
 async function isFile2(path, file) {
   if (file === void 0) return false;
-  const found = await stat7(path, { bigint: true }).catch(() => void 0);
+  const found = await stat8(path, { bigint: true }).catch(() => void 0);
   return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
 }
 var NOT_ROLEFLOW_STATE;
@@ -79223,12 +80293,12 @@ var init_json = __esm({
 });
 
 // src/run/read-reports.ts
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve14(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve16(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -79319,15 +80389,15 @@ var init_run_report = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
+import { mkdir as mkdir5, rm as rm5, stat as stat9 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname13, join as join10 } from "node:path";
 function snapshotFileOf(flow) {
   const name = snapshotFileName(basename4(flow.abs));
   const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join10(dirname13(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists4 = await stat8(file.abs).then(
+  const exists4 = await stat9(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
@@ -79341,7 +80411,7 @@ async function writeSnapshotFile(file, entries, flowFile) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir5(dirname12(file.abs), { recursive: true });
+  await mkdir5(dirname13(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -79356,21 +80426,35 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/flows/assertions.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+async function judgeRoleContents(options) {
+  const { judges } = options.config;
+  const issues = unknownJudges(options.flows, Object.keys(judges));
+  const roles = /* @__PURE__ */ new Map();
+  const files = options.roleFiles ? { ok: true, value: options.roleFiles } : await loadRoleFilesIfAny(options.cwd, rolesDirOf(options.cwd, options.config, void 0));
+  if (!files.ok) return { roles, issues: [...issues, ...files.issues] };
+  const wanted = new Set(Object.values(judges).map((j) => j.role));
+  for (const f of files.value) if (wanted.has(f.name)) roles.set(f.name, f.content);
+  return { roles, issues };
+}
 function isCi(env) {
   const v = env["CI"];
   return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}
+async function loadRoleFilesIfAny(cwd, dir) {
+  return await dirExists(dir) ? loadRoleFiles(cwd, dir) : { ok: true, value: [] };
 }
 var AssertionFiles;
 var init_assertions = __esm({
   "src/run/flows/assertions.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_flows();
     init_roles();
     init_role_files();
+    init_source_files();
     init_snapshot_files();
     AssertionFiles = class _AssertionFiles {
       constructor(roles, snapshots, update, ci, readOnly) {
@@ -79382,6 +80466,10 @@ var init_assertions = __esm({
       }
       indexes = /* @__PURE__ */ new Map();
       mask;
+      /** `--no-judge`. */
+      noJudge = false;
+      /** The contents of the judges' prompt Roles, by name (read only when a test has a judge assertion). */
+      judgeRoles = /* @__PURE__ */ new Map();
       static async prepare(options) {
         const issues = [];
         let roles = [];
@@ -79396,7 +80484,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow.file), file: flow.file });
+          const file = snapshotFileOf({ abs: resolve17(options.cwd, flow.file), file: flow.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -79409,8 +80497,13 @@ var init_assertions = __esm({
           if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
           snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
+        const judged = options.judgeRoles || usesOperator(options.flows, "judge") ? await judgeRoleContents(options) : { roles: /* @__PURE__ */ new Map(), issues: [] };
+        issues.push(...judged.issues);
         if (issues.length > 0) throw new InvalidFilesError(issues);
-        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
+        const files = new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
+        files.noJudge = options.noJudge === true;
+        files.judgeRoles = judged.roles;
+        return files;
       }
       /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
       maskWith(mask) {
@@ -79445,6 +80538,7 @@ var init_assertions = __esm({
         if (this.ci) context.ci = true;
         context.leaks = (role, minChars) => this.leakIndex(role, minChars);
         if (this.mask) context.mask = this.mask;
+        if (this.noJudge) context.noJudge = true;
         return context;
       }
       /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
@@ -79476,7 +80570,7 @@ var init_assertions = __esm({
   }
 });
 
-// src/files/loop/last-run.ts
+// src/files/runs/last-run.ts
 import { readFile as readFile4 } from "node:fs/promises";
 import { join as join11 } from "node:path";
 function lastRunFileOf(cwd, config) {
@@ -79513,7 +80607,7 @@ async function recordLastRun(file, record) {
   }
 }
 var init_last_run = __esm({
-  "src/files/loop/last-run.ts"() {
+  "src/files/runs/last-run.ts"() {
     "use strict";
     init_errors();
     init_loop();
@@ -79524,7 +80618,7 @@ var init_last_run = __esm({
 });
 
 // src/run/flows/test-loop.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 async function readTestLoop(cwd, config, flags) {
   const usage = (line) => new RoleflowError(line, "usage");
   for (const [flag, tags2] of [["--tag", flags.tags], ["--exclude-tag", flags.excludeTags]]) {
@@ -79552,7 +80646,7 @@ async function readTestLoop(cwd, config, flags) {
   } else if (flags.failedFrom !== void 0) {
     const from = flags.failedFrom;
     const report = (await readJsonReports(cwd, [from]))[0].report;
-    const set = failedIn(report.results, displayPath(cwd, resolve16(cwd, from)), onlyErrors);
+    const set = failedIn(report.results, displayPath(cwd, resolve18(cwd, from)), onlyErrors);
     const nothing = `nothing to rerun: no test ${onlyErrors ? "errored" : "failed"} in ${from} (${report.summary.tests} tests × transports)`;
     rerun = async () => set.keys.size > 0 ? set : { ...set, nothing };
   }
@@ -79562,7 +80656,7 @@ function noMatchReason(parsed, grep) {
   const { only, tags } = parsed;
   if (only) return `none of the tests to rerun (${only.size}) is in the flow test files${parsed.grep || tags ? " and the filters" : ""}`;
   if (!parsed.grep && !tags) return "the flow test files hold no tests";
-  const tagFlags = tags && [...tags.include.map((t5) => `--tag ${t5}`), ...tags.exclude.map((t5) => `--exclude-tag ${t5}`)].join(" ");
+  const tagFlags = tags && [...tags.include.map((t6) => `--tag ${t6}`), ...tags.exclude.map((t6) => `--exclude-tag ${t6}`)].join(" ");
   return `no test matches ${[parsed.grep && `--grep ${grep}`, tagFlags].filter(Boolean).join(" and ")}`;
 }
 function loopSelection(loop, rerun) {
@@ -79589,6 +80683,117 @@ var init_test_loop = __esm({
   }
 });
 
+// src/core/flows/judges/verdict.ts
+function outputText(value) {
+  return typeof value === "string" ? value : stableJson(value);
+}
+function judgeInputs(judge, output, a) {
+  const values = { output, rubric: a.rubric, reference: a.reference ?? "" };
+  return Object.fromEntries(
+    Object.entries(judge.inputs).map(([key, template]) => [key, template.replace(/\$\{(output|rubric|reference)\}/g, (_, name) => values[name])])
+  );
+}
+function verdictDigest(judge, output, a, roleContent) {
+  return sha256(JSON.stringify(["judge", judge.name, judge.flow, judge.inputs, output, a.rubric, a.reference ?? null, a.votes, roleContent]));
+}
+function readVote(judge, outputs, ids) {
+  const pass = valueAt(outputs, judge.verdict.pass.segments);
+  const vote = { ids };
+  const verdict2 = pass.found ? truth(pass.value) : void 0;
+  if (verdict2 === void 0) vote.error = `the judge's outputs hold no verdict at ${judge.verdict.pass.text}${pass.found ? ` (got ${JSON.stringify(pass.value)})` : ""}`;
+  else vote.pass = verdict2;
+  const score = valueAt(outputs, judge.verdict.score.segments);
+  const n = typeof score.value === "number" ? score.value : typeof score.value === "string" && score.value.trim() !== "" ? Number(score.value) : NaN;
+  if (score.found && Number.isFinite(n)) vote.score = n;
+  const reason2 = valueAt(outputs, judge.verdict.reason.segments);
+  if (reason2.found && reason2.value !== void 0 && reason2.value !== null) vote.reason = typeof reason2.value === "string" ? reason2.value : JSON.stringify(reason2.value);
+  return vote;
+}
+function truth(value) {
+  const text2 = String(value).trim().toLowerCase();
+  if (value === true || value === 1 || ["true", "pass", "passed", "yes"].includes(text2)) return true;
+  if (value === false || value === 0 || ["false", "fail", "failed", "no"].includes(text2)) return false;
+  return void 0;
+}
+function majority(judge, digest, votes) {
+  const passed = votes.filter((v) => v.pass === true).length;
+  const failed3 = votes.filter((v) => v.pass === false).length;
+  const half = votes.length / 2;
+  const errors = votes.length - passed - failed3;
+  const verdict2 = passed > half ? "pass" : errors > half ? "error" : "fail";
+  const scores = votes.flatMap((v) => v.score === void 0 ? [] : [v.score]);
+  const record = {
+    judge,
+    digest,
+    verdict: verdict2,
+    reasons: votes.flatMap((v) => [...v.reason === void 0 ? [] : [v.reason], ...v.error === void 0 ? [] : [`error: ${v.error}`]]),
+    executions: votes.map((v) => v.ids)
+  };
+  if (scores.length > 0) record.score = scores.reduce((a, b) => a + b, 0) / scores.length;
+  return record;
+}
+var init_verdict = __esm({
+  "src/core/flows/judges/verdict.ts"() {
+    "use strict";
+    init_hash();
+    init_stable_json();
+    init_path();
+  }
+});
+
+// src/core/flows/judges/cases.ts
+function parseJudgeCases(text2, file, schema, judges) {
+  const source = parseYaml(text2, { file });
+  if (!source.ok) return source;
+  const valid = validateAgainst(schema, source.value, file);
+  if (!valid.ok) return valid;
+  const issues = [];
+  if (!judges.includes(valid.value.judge)) issues.push({ file, ...source.value.locate("/judge"), message: `judge: no judge named ${JSON.stringify(valid.value.judge)} in the config's judges:` });
+  const cases = valid.value.cases.map((c, i) => {
+    const votes = c.votes ?? 1;
+    if (votes % 2 === 0) issues.push({ file, ...source.value.locate(`/cases/${i}/votes`), message: `votes ${votes} is even: make it odd` });
+    const spec = { name: valid.value.judge, rubric: c.rubric, votes };
+    if (c.reference !== void 0) spec.reference = c.reference;
+    return { file, line: source.value.locate(`/cases/${i}`).line, name: c.name, output: c.output, label: c.label, spec };
+  });
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: cases };
+}
+function judgeAgreement(judged) {
+  const byJudge = /* @__PURE__ */ new Map();
+  for (const { case: c, record } of judged) {
+    const entry = byJudge.get(c.spec.name) ?? { judge: c.spec.name, cases: 0, agreed: 0, agreement: 0, disagreements: [] };
+    byJudge.set(c.spec.name, entry);
+    entry.cases++;
+    if (record.verdict === "pass" === (c.label === "good") && record.verdict !== "error") entry.agreed++;
+    else entry.disagreements.push({ name: c.name, file: c.file, line: c.line, label: c.label, verdict: record.verdict, reasons: record.reasons });
+    entry.agreement = entry.agreed / entry.cases;
+  }
+  return [...byJudge.values()];
+}
+function renderAgreementText(agreements) {
+  return agreements.flatMap((a) => [
+    `judge ${a.judge}: agrees with ${a.agreed} of ${a.cases} labels (${Math.round(a.agreement * 100)}%)`,
+    ...a.disagreements.map((d) => `  ${d.file}:${d.line}: ${JSON.stringify(d.name)} is labelled ${d.label}, judged ${d.verdict}${d.reasons.length > 0 ? `: ${d.reasons.join(" | ")}` : ""}`)
+  ]).join("\n");
+}
+var init_cases = __esm({
+  "src/core/flows/judges/cases.ts"() {
+    "use strict";
+    init_schema();
+    init_yaml_source();
+  }
+});
+
+// src/core/flows/judges/index.ts
+var init_judges = __esm({
+  "src/core/flows/judges/index.ts"() {
+    "use strict";
+    init_config();
+    init_verdict();
+    init_cases();
+  }
+});
+
 // src/run/flows/flow-shared.ts
 import { performance as performance5 } from "node:perf_hooks";
 function runError(flow, transport, problem) {
@@ -79609,7 +80814,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve31) => setTimeout(() => resolve31(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve33) => setTimeout(() => resolve33(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -79635,7 +80840,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance5.now(),
-      sleep: (ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2))
+      sleep: (ms2) => new Promise((resolve33) => setTimeout(resolve33, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -79647,7 +80852,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve31) => stop2 = () => resolve31(INTERRUPTED));
+          this.stopped = new Promise((resolve33) => stop2 = () => resolve33(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -79675,8 +80880,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve31) => {
-              this.timer = setTimeout(() => resolve31(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve33) => {
+              this.timer = setTimeout(() => resolve33(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -79692,75 +80897,6 @@ var init_flow_shared = __esm({
         this.unlisten?.();
       }
     };
-  }
-});
-
-// src/run/flows/flow-https.ts
-async function runHttps(client, test2, inputs, options = {}) {
-  const clock = options.clock ?? realClock;
-  const paces = options.paces ?? /* @__PURE__ */ new Map();
-  const startedAt = clock.now();
-  const deadline = new Deadline(clock, test2.timeoutMs, options.signal);
-  let ids;
-  const end = (status, endedBy, problem, steps, at = clock.now()) => {
-    const result = executionEnd("https", test2.flow, status, endedBy, problem);
-    if (ids) result.ids = ids;
-    if (steps) result.steps = steps;
-    result.wallMs = at - startedAt;
-    return result;
-  };
-  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test2, steps) : `no answer to the start within ${formatMs(test2.timeoutMs)}`, steps, at);
-  try {
-    const started = await deadline.race(client.startFlow(test2.flow, inputs));
-    if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
-    const { executionId, flowId } = started.value;
-    ids = { flowId, executionId };
-    const answeredStartAt = clock.now();
-    const known = paces.get(test2.flow);
-    const rule = httpsEndRule(test2);
-    let history;
-    let steps = [];
-    for (; ; ) {
-      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
-      const answeredAt = clock.now();
-      steps = polled.value;
-      const progress = httpsProgress(steps, history, rule, answeredAt);
-      history = progress.history;
-      if (progress.state === "done") {
-        rememberPace(paces, test2.flow, steps);
-        if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
-        return end("ok", progress.by, void 0, steps, answeredAt);
-      }
-      if (progress.state === "failed") return end("failed", "failed_step", progress.reason, steps, answeredAt);
-      const endsAt = expectedEndMs(known, rule, steps.length);
-      const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
-      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
-      if (waitMs === void 0) return unfinished("timeout", steps, answeredAt);
-      if (!await deadline.sleep(waitMs)) return unfinished("interrupted", steps);
-    }
-  } finally {
-    deadline.clear();
-  }
-}
-function rememberPace(paces, flow, steps) {
-  const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
-}
-function timeoutText(test2, steps) {
-  const rule = httpsEndRule(test2);
-  const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
-  const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
-  return `timed out after ${formatMs(test2.timeoutMs)} waiting for ${wanted} (${logged})`;
-}
-var LAST_POLL_GRACE_MS;
-var init_flow_https = __esm({
-  "src/run/flows/flow-https.ts"() {
-    "use strict";
-    init_flows();
-    init_runs();
-    init_flow_shared();
-    LAST_POLL_GRACE_MS = 500;
   }
 });
 
@@ -79909,6 +81045,164 @@ var init_flow_ws = __esm({
   }
 });
 
+// src/run/flows/judges.ts
+function judgeCache(report) {
+  const cache = /* @__PURE__ */ new Map();
+  const results2 = report?.results ?? [];
+  for (const r of results2) for (const repeat of r.repeats ?? []) for (const a of repeat.assertions ?? []) {
+    if (a.judge && a.judge.verdict !== "error") cache.set(a.judge.digest, a.judge);
+  }
+  return cache;
+}
+function judgeTest(judge) {
+  return {
+    id: `judge ${judge.name}`,
+    file: "roleflow.config.yaml",
+    line: 1,
+    col: 1,
+    flow: judge.flow,
+    name: `judge ${judge.name}`,
+    inputs: {},
+    repeat: 1,
+    minPass: 1,
+    timeoutMs: judge.timeoutMs,
+    until: { quietMs: DEFAULT_QUIET_MS, ...judge.until },
+    expect: { outputs: [] }
+  };
+}
+function voteOf(judge, e) {
+  const ids = {};
+  if (e.ids?.flowId !== void 0) ids.flow_id = e.ids.flowId;
+  if (e.ids?.executionId !== void 0) ids.execution_id = e.ids.executionId;
+  if (e.ids?.connectionId !== void 0) ids.connection_id = e.ids.connectionId;
+  if (e.ids?.messageIds !== void 0) ids.message_ids = e.ids.messageIds;
+  if (e.status !== "ok") return { error: `judge ${judge.name}: ${e.error ?? "the judge flow failed"}`, ids };
+  return readVote(judge, e.outputs, ids);
+}
+var JudgeRunner;
+var init_judges2 = __esm({
+  "src/run/flows/judges.ts"() {
+    "use strict";
+    init_flows();
+    init_judges();
+    init_flow_ws();
+    JudgeRunner = class {
+      constructor(options) {
+        this.options = options;
+      }
+      verdicts = /* @__PURE__ */ new Map();
+      /** Judge every `judge` assertion of `test` on the value of each execution that finished. */
+      async judgeExecutions(test2, executions) {
+        for (const a of test2.expect.outputs) {
+          if (a.operator !== "judge") continue;
+          for (const e of executions) {
+            if (e === void 0 || e.status === "error" || this.options.signal?.aborted) continue;
+            const { found, value } = valueAt(e.outputs, a.segments);
+            if (found) await this.verdictOn(a.judge, outputText(value));
+          }
+        }
+      }
+      /** The verdict of judge `spec.name` on `output`: judged once per digest (or reused from the cache). */
+      async verdictOn(spec, output) {
+        const digest = this.digestOf(spec, output);
+        let record = this.verdicts.get(digest);
+        if (record === void 0) {
+          const cached = this.options.cache?.get(digest);
+          record = cached ? { ...cached, cached: true } : await this.judge(spec, output, digest);
+          this.verdicts.set(digest, record);
+        }
+        return record;
+      }
+      /** The verdict on `value` for assertion `a`, once judged. */
+      lookup = (a, value) => this.verdicts.get(this.digestOf(a.judge, outputText(value)));
+      digestOf(spec, output) {
+        const judge = this.options.judges[spec.name];
+        return verdictDigest(judge, output, spec, this.options.roleContent(judge.role));
+      }
+      async judge(spec, output, digest) {
+        const judge = this.options.judges[spec.name];
+        if (!this.options.hasWs) {
+          return majority(spec.name, digest, [{ error: "the tenant has no ws_url: a judge flow runs over WebSocket, whose messages carry its outputs", ids: {} }]);
+        }
+        const inputs = judgeInputs(judge, output, spec);
+        const test2 = judgeTest(judge);
+        const run2 = { ...this.options.clock && { clock: this.options.clock }, ...this.options.signal && { signal: this.options.signal } };
+        const votes = await Promise.all(Array.from({ length: spec.votes }, () => runWs(this.options.client, test2, inputs, run2).then((e) => voteOf(judge, e))));
+        return majority(spec.name, digest, votes);
+      }
+    };
+  }
+});
+
+// src/run/flows/flow-https.ts
+async function runHttps(client, test2, inputs, options = {}) {
+  const clock = options.clock ?? realClock;
+  const paces = options.paces ?? /* @__PURE__ */ new Map();
+  const startedAt = clock.now();
+  const deadline = new Deadline(clock, test2.timeoutMs, options.signal);
+  let ids;
+  const end = (status, endedBy, problem, steps, at = clock.now()) => {
+    const result = executionEnd("https", test2.flow, status, endedBy, problem);
+    if (ids) result.ids = ids;
+    if (steps) result.steps = steps;
+    result.wallMs = at - startedAt;
+    return result;
+  };
+  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test2, steps) : `no answer to the start within ${formatMs(test2.timeoutMs)}`, steps, at);
+  try {
+    const started = await deadline.race(client.startFlow(test2.flow, inputs));
+    if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
+    const { executionId, flowId } = started.value;
+    ids = { flowId, executionId };
+    const answeredStartAt = clock.now();
+    const known = paces.get(test2.flow);
+    const rule = httpsEndRule(test2);
+    let history;
+    let steps = [];
+    for (; ; ) {
+      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
+      if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
+      const answeredAt = clock.now();
+      steps = polled.value;
+      const progress = httpsProgress(steps, history, rule, answeredAt);
+      history = progress.history;
+      if (progress.state === "done") {
+        rememberPace(paces, test2.flow, steps);
+        if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
+        return end("ok", progress.by, void 0, steps, answeredAt);
+      }
+      if (progress.state === "failed") return end("failed", "failed_step", progress.reason, steps, answeredAt);
+      const endsAt = expectedEndMs(known, rule, steps.length);
+      const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
+      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
+      if (waitMs === void 0) return unfinished("timeout", steps, answeredAt);
+      if (!await deadline.sleep(waitMs)) return unfinished("interrupted", steps);
+    }
+  } finally {
+    deadline.clear();
+  }
+}
+function rememberPace(paces, flow, steps) {
+  const latencies = steps.map((s) => s.latencyMs);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
+}
+function timeoutText(test2, steps) {
+  const rule = httpsEndRule(test2);
+  const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
+  const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
+  return `timed out after ${formatMs(test2.timeoutMs)} waiting for ${wanted} (${logged})`;
+}
+var LAST_POLL_GRACE_MS;
+var init_flow_https = __esm({
+  "src/run/flows/flow-https.ts"() {
+    "use strict";
+    init_flows();
+    init_runs();
+    init_flow_shared();
+    LAST_POLL_GRACE_MS = 500;
+  }
+});
+
 // src/run/flows/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
@@ -79951,7 +81245,8 @@ async function runTests(options) {
   const finish = (index, executions) => {
     const run2 = runs[index];
     const stopped = signal?.aborted ? "interrupt" : "bail";
-    const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
+    const context = options.assertions?.contextFor(run2.test, run2.transport, executions) ?? (options.judges ? {} : void 0);
+    if (context && options.judges) context.judged = options.judges.lookup;
     const testRun2 = { test: run2.test, transport: run2.transport, executions, stopped };
     if (run2.skip !== void 0) testRun2.skip = run2.skip;
     if (context) testRun2.context = context;
@@ -79975,7 +81270,9 @@ async function runTests(options) {
       const repeat = queue[next++];
       const test2 = pending[index];
       test2.executions[repeat] = await runOne(runs[index], repeat, test2.failures);
-      if (--test2.left === 0) finish(index, test2.executions);
+      if (--test2.left > 0) continue;
+      await options.judges?.judgeExecutions(runs[index].test, test2.executions);
+      finish(index, test2.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
@@ -80008,8 +81305,8 @@ async function listRolesDigest(client, ignore, signal) {
     }
   );
   let stop2 = () => void 0;
-  const aborted = new Promise((resolve31) => {
-    stop2 = () => resolve31(void 0);
+  const aborted = new Promise((resolve33) => {
+    stop2 = () => resolve33(void 0);
     signal.addEventListener("abort", stop2, { once: true });
   });
   try {
@@ -80035,7 +81332,7 @@ var init_tested_against3 = __esm({
 });
 
 // src/run/flows/test-session.ts
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 function parseSelectionFlags(flags, env = {}) {
   if (flags.shardTotal !== void 0 && flags.shard !== "auto") throw new RoleflowError("--shard-total goes with --shard auto (a Kubernetes Indexed Job names only its index)", "usage");
   const shard = flags.shard === void 0 ? void 0 : flags.shard.trim() === "auto" ? shardFromEnv(env, flags.shardTotal) : parseShard(flags.shard);
@@ -80051,7 +81348,7 @@ function parseSelectionFlags(flags, env = {}) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve19(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport },
     ...flags.tags?.length && { tags: [...flags.tags] },
@@ -80066,7 +81363,7 @@ async function loadFlowTests(cwd, config, paths) {
   return loaded.value;
 }
 function prepareAssertions(cwd, config, files, opts) {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true } });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true }, ...opts.noJudge && { noJudge: true }, ...opts.judgeRoles && { judgeRoles: true } });
 }
 function runsFor(tenant, files, flags, parsed, env) {
   const hasWs = tenant.target.wsUrl !== void 0;
@@ -80094,7 +81391,16 @@ async function runTestSession(opts) {
   const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
-  const outcome = await runTests({
+  const judgeRoles = opts.assertions?.judgeRoles;
+  const judging = opts.judges && judgeRoles && !opts.assertions.noJudge && opts.runs.some((r) => r.test.expect.outputs.some((a) => a.operator === "judge")) ? new JudgeRunner({
+    client: tenant.client,
+    judges: opts.judges,
+    roleContent: (role) => judgeRoles.get(role) ?? "",
+    cache: judgeCache(opts.baseline?.report),
+    hasWs: tenant.target.wsUrl !== void 0,
+    signal: opts.signal
+  }) : void 0;
+  const outcome2 = await runTests({
     client: tenant.client,
     runs: opts.runs,
     concurrency: opts.concurrency,
@@ -80103,15 +81409,16 @@ async function runTestSession(opts) {
     signal: opts.signal,
     events: opts.events,
     ...opts.baseline && { baseline: opts.baseline },
-    ...opts.assertions && { assertions: opts.assertions }
+    ...opts.assertions && { assertions: opts.assertions },
+    ...judging && { judges: judging }
   });
   const finishedAt2 = /* @__PURE__ */ new Date();
   const durationMs = performance.now() - started;
   const notes = opts.assertions ? await opts.assertions.finish() : [];
-  if (outcome.tenantProblem !== void 0) {
-    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+  if (outcome2.tenantProblem !== void 0) {
+    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome2.tenantProblem}; the run was stopped`);
   }
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
+  const [rolesAtEnd, treeAtEnd] = outcome2.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
   const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
   if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
@@ -80132,13 +81439,13 @@ async function runTestSession(opts) {
       startedAt,
       finishedAt: finishedAt2,
       durationMs,
-      bailed: outcome.bailed,
-      interrupted: outcome.interrupted,
-      results: outcome.results
+      bailed: outcome2.bailed,
+      interrupted: outcome2.interrupted,
+      results: outcome2.results
     },
     opts.redactor
   );
-  return { report, interrupted: outcome.interrupted, notes };
+  return { report, interrupted: outcome2.interrupted, notes };
 }
 var init_test_session = __esm({
   "src/run/flows/test-session.ts"() {
@@ -80154,6 +81461,7 @@ var init_test_session = __esm({
     init_package_root();
     init_assertions();
     init_test_loop();
+    init_judges2();
     init_flow_tests();
     init_tested_against3();
     init_read_reports();
@@ -80224,7 +81532,10 @@ async function runSide(s) {
     allowEmptyPrune: true,
     open: () => Promise.resolve(tenant),
     now: ports.clock.now(),
-    files: Promise.resolve({ ok: true, value: [...s.files] })
+    files: Promise.resolve({ ok: true, value: [...s.files] }),
+    // A preview tenant takes any Roles: plan policy is for plan, apply and promote.
+    planPolicy: false,
+    env: ports.env
   });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
@@ -80253,6 +81564,7 @@ async function runSide(s) {
     assertions,
     commit: s.commit,
     rolesIgnore: s.config.roles.ignore,
+    judges: s.config.judges,
     workTree: () => workTreeState(ports.cwd, {})
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
@@ -80289,7 +81601,7 @@ var init_preview_sides = __esm({
   "src/run/preview-sides.ts"() {
     "use strict";
     init_plan();
-    init_config();
+    init_config2();
     init_errors();
     init_preview();
     init_roles();
@@ -80313,7 +81625,7 @@ var preview_exports = {};
 __export(preview_exports, {
   preview: () => preview
 });
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 async function preview(options, ports) {
   const { output } = ports;
   const format = options.json ? "json" : options.format ?? "text";
@@ -80327,7 +81639,7 @@ async function preview(options, ports) {
   const config = await configOf(options, ports);
   const signal = ports.interruption(() => output.err("Interrupted: ending the executions in flight; no new one starts."));
   const tenant = oneTenant(options, ports, "preview");
-  const outcome = await previewSides(
+  const outcome2 = await previewSides(
     {
       config,
       tenant,
@@ -80339,12 +81651,12 @@ async function preview(options, ports) {
     },
     ports
   );
-  const { document } = outcome;
+  const { document } = outcome2;
   if (format === "json") output.data(document, (d) => `${jsonText(d, 2)}
 `);
   else output.out((format === "markdown" ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ""));
-  if (html !== void 0) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome, output.redactor)}`);
-  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (html !== void 0) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome2, output.redactor)}`);
+  if (outcome2.interrupted) return ExitCode.Interrupted;
   if (document.contaminated) {
     output.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
     return ExitCode.Error;
@@ -80360,9 +81672,9 @@ function previewHtmlFile(specs) {
   }
   return file;
 }
-async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve18(cwd, file);
-  await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
+async function writePreviewHtml(cwd, file, outcome2, redactor) {
+  const abs = resolve20(cwd, file);
+  await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome2.document), redactor.values(outcome2.reports)));
   return displayPath(cwd, abs);
 }
 var FORMATS;
@@ -80384,7 +81696,7 @@ var init_preview3 = __esm({
 });
 
 // src/run/roles/promote-gate.ts
-import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve19 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve21 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -80430,7 +81742,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve19(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve21(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -80480,19 +81792,19 @@ var promote_exports = {};
 __export(promote_exports, {
   promote: () => promote
 });
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 async function promote(options, ports) {
   const { from, to } = options;
   const { output } = ports;
   if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
   if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-  if (options.out !== void 0 && resolve20(ports.cwd, options.out) === resolve20(ports.cwd, options.report)) {
+  if (options.out !== void 0 && resolve22(ports.cwd, options.out) === resolve22(ports.cwd, options.report)) {
     throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
   }
   const config = await configOf(options, ports);
   selectTenants(config, { named: [from, to], all: false });
   const [fromTenant, toTenant] = await openTenants(ports, config, [from, to]);
-  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune }, ports);
+  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune, allow: options.allow }, ports);
   const planOf = (name) => plans.one(() => Promise.resolve(name === from ? fromTenant : toTenant)).catch((error2) => {
     throw isTenantFailure(error2) ? tenantError(name, error2) : error2;
   });
@@ -80518,7 +81830,7 @@ async function promote(options, ports) {
   if (plan3.issues.length > 0) throw new InvalidFilesError(plan3.issues);
   output.err(`Promoting from ${from} to ${to}: ${from} matches the role files, and ${options.report} passed there at this commit.`);
   const shown = renderPlanText(plan3, { color: output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-  if (options.out !== void 0) return savePromotionPlan(ports, shown, plan3, options.out, to);
+  if (options.out !== void 0) return savePromotionPlan(ports, config, shown, plan3, options.out, to);
   const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
   const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
   const approved = await approveFreshPlans(ports, [plan3], shown, flags);
@@ -80526,13 +81838,13 @@ async function promote(options, ports) {
   if (options.json) printApplyJson(ports, ends, void 0);
   return ends[0].code;
 }
-async function savePromotionPlan(ports, shown, plan3, out, to) {
+async function savePromotionPlan(ports, config, shown, plan3, out, to) {
   ports.output.out(shown);
   if (plan3.guards.length > 0) {
     ports.output.err([...plan3.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
     return ExitCode.Refused;
   }
-  await savePlan(resolve20(ports.cwd, out), plan3);
+  await savePlan(resolve22(ports.cwd, out), plan3, secretScanner(ports.env, config));
   ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
   return ExitCode.Ok;
 }
@@ -80544,6 +81856,7 @@ var init_promote = __esm({
     init_display();
     init_tenants2();
     init_plan_file();
+    init_policy();
     init_ports();
     init_promote_gate();
     init_tenants3();
@@ -80554,7 +81867,7 @@ var init_promote = __esm({
 
 // src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname13, join as join12, resolve as resolve21 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join12, resolve as resolve23 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -80607,7 +81920,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve21(cwd, mine.file), text: kept });
+        writes.push({ path: resolve23(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -80650,8 +81963,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve21(dir, fileName);
-  if (dirname13(path) !== resolve21(dir) || basename6(path) !== fileName) {
+  const path = resolve23(dir, fileName);
+  if (dirname14(path) !== resolve23(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join12(dir, fileName);
@@ -80721,7 +82034,7 @@ async function pull(options, ports) {
 var init_pull = __esm({
   "src/run/roles/pull.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_plan();
     init_roles();
     init_role_files();
@@ -80732,26 +82045,26 @@ var init_pull = __esm({
   }
 });
 
-// src/files/report-file.ts
+// src/files/runs/report-file.ts
 import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { dirname as dirname15 } from "node:path";
 async function writeReportFile(abs, file, text2, append = false) {
   try {
-    await mkdir7(dirname14(abs), { recursive: true });
+    await mkdir7(dirname15(abs), { recursive: true });
     await (append ? appendFile2 : writeFile4)(abs, text2, "utf8");
   } catch (error2) {
     throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
   }
 }
 var init_report_file = __esm({
-  "src/files/report-file.ts"() {
+  "src/files/runs/report-file.ts"() {
     "use strict";
     init_errors();
   }
 });
 
 // src/report/github.ts
-import { relative as relative9, resolve as resolve22, sep as sep7 } from "node:path";
+import { relative as relative9, resolve as resolve24, sep as sep7 } from "node:path";
 function githubReporter(opts) {
   const { sinks } = opts;
   const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
@@ -80766,7 +82079,7 @@ function githubReporter(opts) {
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve22(sinks.cwd, file)).split(sep7).join("/");
+  const rebase = (file) => relative9(workspace, resolve24(sinks.cwd, file)).split(sep7).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 function renderAnnotations(report, opts = {}) {
@@ -80879,10 +82192,10 @@ function renderComparison(c, files, format) {
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t5 of c.tests) {
-    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
-    out.push(`  ${metricText("wall-clock", t5.wall)}`);
-    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t6 of c.tests) {
+    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
+    out.push(`  ${metricText("wall-clock", t6.wall)}`);
+    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -80901,11 +82214,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t5 of c.tests) {
-      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t6 of c.tests) {
+      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -80951,7 +82264,7 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
 }
 function code2(text2) {
   return escapeControls(text2).replace(/`/g, "'");
@@ -81163,26 +82476,31 @@ function outcomeOf2(result, repeat, testFailed, across, notRun2) {
   return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: `${lines(result, failing)}${ids ? `
 on the tenant: ${ids}` : ""}` };
 }
-function renderCase({ result, repeat, outcome }) {
+function renderCase({ result, repeat, outcome: outcome2 }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
   const open5 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   const ids = idProperties(repeat);
-  switch (outcome.kind) {
+  const judged = judgeLines(repeat.assertions);
+  const out = (note) => {
+    const said = [...note === void 0 ? [] : [escapeControls(note)], ...judged];
+    return said.length === 0 ? "" : `
+      <system-out>${text(said.join("\n"))}</system-out>`;
+  };
+  switch (outcome2.kind) {
     case "pass":
-      if (outcome.note === void 0 && ids === "") return `${open5}/>`;
-      return `${open5}>${ids}${outcome.note === void 0 ? "" : `
-      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
+      if (outcome2.note === void 0 && ids === "" && judged.length === 0) return `${open5}/>`;
+      return `${open5}>${ids}${out(outcome2.note)}
     </testcase>`;
     case "skipped":
       return `${open5}>${ids}
-      <skipped message="${attr(escapeControls(outcome.message))}"/>
+      <skipped message="${attr(escapeControls(outcome2.message))}"/>${out()}
     </testcase>`;
     default: {
-      const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
+      const type = outcome2.kind === "error" ? "ExecutionError" : "AssertionError";
       return `${open5}>${ids}
-      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
+      <${outcome2.kind} message="${attr(escapeControls(outcome2.message))}" type="${type}">${text(outcome2.details)}</${outcome2.kind}>${out()}
     </testcase>`;
     }
   }
@@ -81314,13 +82632,13 @@ var init_reporters = __esm({
   }
 });
 
-// src/files/loop/spool.ts
+// src/files/runs/spool.ts
 import { closeSync as closeSync3, mkdtempSync, openSync as openSync3, readSync as readSync2, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join13 } from "node:path";
 var TextSpool, FLUSH_BYTES;
 var init_spool = __esm({
-  "src/files/loop/spool.ts"() {
+  "src/files/runs/spool.ts"() {
     "use strict";
     init_growable();
     TextSpool = class {
@@ -81486,7 +82804,7 @@ var init_scan = __esm({
 // src/run/report-merge.ts
 import { closeSync as closeSync4, createReadStream, openSync as openSync4, readSync as readSync3 } from "node:fs";
 import { mkdir as mkdir8, open as open4 } from "node:fs/promises";
-import { dirname as dirname15, join as join14, resolve as resolve23 } from "node:path";
+import { dirname as dirname16, join as join14, resolve as resolve25 } from "node:path";
 async function mergeReportFiles(opts, ports = {}) {
   const spool = new TextSpool();
   const store = { put: (n, r) => spool.put(n, JSON.stringify(r)), get: (n) => JSON.parse(spool.get(n)) };
@@ -81494,7 +82812,7 @@ async function mergeReportFiles(opts, ports = {}) {
     const merge2 = new ReportMerge(store, { allowPartial: opts.allowPartial, preferLast: opts.preferLast, minPassRate: opts.minPassRate });
     const schema = loadSchema("report");
     for (const file of opts.files) {
-      const head = await readReport(resolve23(opts.cwd, file), file, schema, (result) => merge2.addResult(redactResult(result, opts.redactor)));
+      const head = await readReport(resolve25(opts.cwd, file), file, schema, (result) => merge2.addResult(redactResult(result, opts.redactor)));
       const ended2 = merge2.endReport(file, opts.redactor.values(head.report));
       if (!ended2.ok) throw new RoleflowError(ended2.error);
       ports.read?.(file, head.results);
@@ -81575,9 +82893,9 @@ async function writeMerged(opts, report, body, ports) {
     ports.stdout?.(after2);
     return;
   }
-  const target = resolve23(opts.cwd, opts.out);
+  const target = resolve25(opts.cwd, opts.out);
   try {
-    await mkdir8(dirname15(target), { recursive: true });
+    await mkdir8(dirname16(target), { recursive: true });
     await writeFileAtomic(target, piecesOf(before, body, after2));
   } catch (error2) {
     throw new RoleflowError(`cannot write report ${opts.out}: ${error2.code ?? String(error2)}`);
@@ -81621,7 +82939,7 @@ __export(report_exports, {
   reportMerge: () => reportMerge,
   reportSinks: () => reportSinks
 });
-import { resolve as resolve24 } from "node:path";
+import { resolve as resolve26 } from "node:path";
 async function reportMerge(options, ports) {
   const { output } = ports;
   output.addSecrets(environmentSecrets(ports.env));
@@ -81686,7 +83004,7 @@ function reportSinks(ports) {
     out: (text2) => output.out(text2),
     data: (report, render3) => output.data(report, render3),
     async file(name, text2, kind, append) {
-      await writeReportFile(resolve24(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
+      await writeReportFile(resolve26(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
       written.push(name);
     },
     get redactor() {
@@ -81720,7 +83038,7 @@ __export(serve_exports, {
   DEV_TOKEN: () => DEV_TOKEN,
   serve: () => serve
 });
-import { resolve as resolve25 } from "node:path";
+import { resolve as resolve27 } from "node:path";
 async function serve(options, ports) {
   const { output } = ports;
   const fromEnv = ports.env["ROLEFLOW_TOKEN"];
@@ -81729,7 +83047,7 @@ async function serve(options, ports) {
   const config = await configOf(options, ports);
   const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
   const own = config.local.flowsConfig;
-  const flows = options.flowsConfig !== void 0 ? resolve25(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const flows = options.flowsConfig !== void 0 ? resolve27(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
   const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
   const emulator = await startEmulator2({
     host: options.host,
@@ -81740,7 +83058,7 @@ async function serve(options, ports) {
     lostRate: options.lostRate,
     ...options.seed === void 0 ? {} : { seed: options.seed },
     ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
-    ...options.data === void 0 ? {} : { dataFile: resolve25(ports.cwd, options.data) },
+    ...options.data === void 0 ? {} : { dataFile: resolve27(ports.cwd, options.data) },
     ...flows === void 0 ? {} : { flows },
     ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
     onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
@@ -81764,7 +83082,7 @@ var init_serve = __esm({
   }
 });
 
-// src/run/shards.ts
+// src/run/flows/shards.ts
 var shards_exports = {};
 __export(shards_exports, {
   planShardMatrix: () => planShardMatrix,
@@ -81781,7 +83099,7 @@ async function shards(options, ports) {
 }
 async function planShardMatrix(opts) {
   const files = await loadFlowTests(opts.cwd, opts.config, []);
-  const ids = files.flatMap((f) => f.tests.map((t5) => t5.id));
+  const ids = files.flatMap((f) => f.tests.map((t6) => t6.id));
   const recorded = durationsOf((await readJsonReports(opts.cwd, [opts.timings]))[0].report.results);
   const durations = estimatedDurations(ids, recorded);
   const { flows } = opts.config;
@@ -81803,7 +83121,7 @@ function shardsText(result, targetMinutes) {
   ].join("\n");
 }
 var init_shards2 = __esm({
-  "src/run/shards.ts"() {
+  "src/run/flows/shards.ts"() {
     "use strict";
     init_errors();
     init_shards();
@@ -81812,6 +83130,57 @@ var init_shards2 = __esm({
     init_ports();
     init_tenants3();
     init_open_tenant();
+  }
+});
+
+// src/run/flows/judge-agreement.ts
+import { join as join15 } from "node:path";
+async function judgeAgreementRun(opts) {
+  const flows = flowsDirOf(opts.cwd, opts.config, void 0);
+  const dir = { ...flows, abs: join15(flows.abs, JUDGES_DIR), display: `${flows.display}/${JUDGES_DIR}` };
+  if (!await dirExists(dir)) throw new RoleflowError(`no judge cases: folder ${dir.display}/ not found (each *.yaml there labels outputs good or bad for one judge)`);
+  const schema = loadSchema("judge-cases");
+  const judges = Object.keys(opts.config.judges);
+  const sources = await listFilesUnder(opts.cwd, dir.abs, isFlowFileName);
+  const loaded = await loadTextFiles(sources, FLOW_TEST_FILE, (text2, file) => parseJudgeCases(text2, file, schema, judges));
+  if (loaded.issues.length > 0) throw new InvalidFilesError(loaded.issues);
+  const cases = loaded.values.flat();
+  if (cases.length === 0) throw new RoleflowError(`no judge cases in ${dir.display}/`);
+  const roles = (await prepareAssertions(opts.cwd, opts.config, [], { update: false, env: opts.env, tenant: opts.tenant.target.name, readOnly: true, judgeRoles: true })).judgeRoles;
+  const runner = new JudgeRunner({
+    client: opts.tenant.client,
+    judges: opts.config.judges,
+    roleContent: (role) => roles.get(role) ?? "",
+    hasWs: opts.tenant.target.wsUrl !== void 0,
+    ...opts.signal && { signal: opts.signal }
+  });
+  const judged = [];
+  for (const c of cases) judged.push({ case: c, record: await runner.verdictOn(c.spec, c.output) });
+  return judgeAgreement(judged);
+}
+async function judgeAgreement2(options, ports, config) {
+  const tenant = await openOneTenant(ports, config, options, "test");
+  try {
+    const agreements = await judgeAgreementRun({ cwd: ports.cwd, config, tenant, env: ports.env });
+    if (options.json) ports.output.json({ format_version: 1, tenant: tenant.target.name, judges: agreements });
+    else ports.output.out(renderAgreementText(agreements));
+    return agreements.every((a) => a.agreed === a.cases) ? ExitCode.Ok : ExitCode.TestsFailed;
+  } finally {
+    await tenant.close();
+  }
+}
+var init_judge_agreement = __esm({
+  "src/run/flows/judge-agreement.ts"() {
+    "use strict";
+    init_errors();
+    init_judges();
+    init_ports();
+    init_tenants3();
+    init_flow_files();
+    init_package_root();
+    init_source_files();
+    init_test_session();
+    init_judges2();
   }
 });
 
@@ -81872,15 +83241,15 @@ var init_watch = __esm({
   }
 });
 
-// src/files/loop/watch-files.ts
+// src/files/runs/watch-files.ts
 import { hash as hash4 } from "node:crypto";
 import { statSync as statSync2, watch } from "node:fs";
-import { readFile as readFile5, stat as stat9 } from "node:fs/promises";
-import { dirname as dirname16, resolve as resolve26 } from "node:path";
+import { readFile as readFile5, stat as stat10 } from "node:fs/promises";
+import { dirname as dirname17, resolve as resolve28 } from "node:path";
 async function filesUnder(cwd, paths) {
   const found = [];
   for (const path of paths) {
-    const kind = await stat9(path).catch(() => void 0);
+    const kind = await stat10(path).catch(() => void 0);
     if (kind?.isDirectory()) {
       found.push(...(await listFilesUnder(cwd, path, () => true).catch(() => [])).map((f) => f.abs));
     } else if (kind?.isFile()) found.push(path);
@@ -81898,7 +83267,7 @@ function startWatchers(paths, onSave, err) {
     let dir = path;
     let recursive = true;
     try {
-      if (!statSyncIsDir(path)) [dir, recursive] = [dirname16(path), false];
+      if (!statSyncIsDir(path)) [dir, recursive] = [dirname17(path), false];
     } catch {
       continue;
     }
@@ -81906,7 +83275,7 @@ function startWatchers(paths, onSave, err) {
     seen.add(`${dir}\0${recursive}`);
     try {
       const watcher = watch(dir, { recursive }, (_event, name) => {
-        if (name) onSave(resolve26(dir, name.toString()));
+        if (name) onSave(resolve28(dir, name.toString()));
       });
       watcher.on("error", () => void 0);
       watchers.push(watcher);
@@ -81920,7 +83289,7 @@ function statSyncIsDir(path) {
   return statSync2(path).isDirectory();
 }
 var init_watch_files = __esm({
-  "src/files/loop/watch-files.ts"() {
+  "src/files/runs/watch-files.ts"() {
     "use strict";
     init_source_files();
   }
@@ -81939,7 +83308,7 @@ function flowRoleReferences(text2, file) {
     steps.forEach((step2, i) => {
       if (step2.role !== void 0) at(flow, step2.role, `step "${step2.service}"`, ["steps", String(i), "role"]);
     });
-    for (const { text: string, at: keys } of stringsIn(outputs)) {
+    for (const { text: string, at: keys } of stringsIn2(outputs)) {
       for (const template of roleTemplatesIn(string)) {
         if ("name" in template) at(flow, template.name, "the outputs", ["outputs", ...keys]);
       }
@@ -81957,7 +83326,7 @@ var init_flow_role_refs = __esm({
 
 // src/run/flows/watch-roles.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { resolve as resolve27 } from "node:path";
+import { resolve as resolve29 } from "node:path";
 function watchApplies(config, tenant) {
   if (tenant.location.startsWith("embedded:")) return true;
   return configuredTenant(config, tenant.target.name)?.watchApply === true;
@@ -82002,7 +83371,7 @@ var WatchedRoles;
 var init_watch_roles = __esm({
   "src/run/flows/watch-roles.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_flow_role_refs();
     init_config_file();
@@ -82037,7 +83406,7 @@ var init_watch_roles = __esm({
           return void 0;
         }
         this.files = now;
-        const byFile = (files) => new Map(files.map((r) => [resolve27(cwd, r.file), r.name]));
+        const byFile = (files) => new Map(files.map((r) => [resolve29(cwd, r.file), r.name]));
         const [old, current] = [byFile(before.ok ? before.value : []), byFile(now.value)];
         const names = new Set(changed.flatMap((abs) => [old.get(abs), current.get(abs)].filter((n) => n !== void 0)));
         const present = changed.filter((abs) => current.has(abs)).map((abs) => displayPath(cwd, abs));
@@ -82065,7 +83434,7 @@ var init_watch_roles = __esm({
 });
 
 // src/run/flows/watch.ts
-import { dirname as dirname17, resolve as resolve28 } from "node:path";
+import { dirname as dirname18, resolve as resolve30 } from "node:path";
 function watchTest(options, ports, config, several, runTests2) {
   if (several !== void 0) throw new RoleflowError("--watch runs the tests of one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
   if (options.lastFailed || options.failedFrom !== void 0) throw new RoleflowError("--watch reruns the tests whose files change: not with --last-failed or --failed-from", "usage");
@@ -82087,7 +83456,7 @@ function watchTest(options, ports, config, several, runTests2) {
 }
 async function watchTests(opts, ports) {
   const { cwd, config } = opts;
-  const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve28(cwd, p));
+  const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve30(cwd, p));
   const rolesDir = rolesDirOf(cwd, config, void 0);
   const shown = (abs) => displayPath(cwd, abs);
   let known = await knownFiles(cwd, opts.paths, config);
@@ -82164,7 +83533,7 @@ async function knownFiles(cwd, paths, config) {
   const known = [];
   for (const source of sources) {
     const loaded = await loadFlowTestFiles([source]);
-    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0], (rel) => resolve28(dirname17(source.abs), rel)));
+    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0], (rel) => resolve30(dirname18(source.abs), rel)));
   }
   return known;
 }
@@ -82190,7 +83559,7 @@ var test_exports = {};
 __export(test_exports, {
   test: () => test
 });
-import { resolve as resolve29 } from "node:path";
+import { resolve as resolve31 } from "node:path";
 async function test(options, ports) {
   const reporters = parseReporters(options.reporters, options.json);
   if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
@@ -82198,6 +83567,7 @@ async function test(options, ports) {
   const flags = { grep, shard, shardTotal, transport, repeat, passWithNoTests, tags, excludeTags };
   const parsed = parseSelectionFlags(flags, ports.env);
   const config = await configOf(options, ports);
+  if (options.judges) return judgeAgreement2(options, ports, config);
   const loop = await readTestLoop(ports.cwd, config, options);
   const several = await severalTenants(config, options);
   if (options.watch) return watchTest(options, ports, config, several, (paths, inner) => test({ ...options, watch: false, paths }, inner));
@@ -82211,7 +83581,7 @@ async function test(options, ports) {
       await tenant.close();
       return ExitCode.Ok;
     }
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets, plan: plan3 } = runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, ports.env);
     ports.output.addSecrets(secrets);
     const selection = runSelection(ports.cwd, config, options.paths, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
@@ -82268,6 +83638,7 @@ function testRun(options, ports, config, loop, given) {
       commit: await testedCommit(),
       rolesIgnore: config.roles.ignore,
       workTree,
+      judges: config.judges,
       events: {
         started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
         finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
@@ -82283,7 +83654,7 @@ function testRun(options, ports, config, loop, given) {
     await tenant.close();
     for (const reporter of reporters) await reporter.onRunEnd(report);
     const written = sinks.written;
-    reportsWritten.push(...written.map((f) => resolve29(ports.cwd, f)));
+    reportsWritten.push(...written.map((f) => resolve31(ports.cwd, f)));
     if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     await recordRun(loop, report);
     if (interrupted) return ExitCode.Interrupted;
@@ -82313,6 +83684,7 @@ var init_test = __esm({
     init_run_report();
     init_ports();
     init_report2();
+    init_judge_agreement();
     init_tenants3();
     init_shards();
     init_test_loop();
@@ -82371,7 +83743,8 @@ async function validate(options, ports) {
     strictEnd: config.flows.strictEnd,
     tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
     testTenant: testTenantOf(config, ports.env),
-    ...embedded && { embeddedFlows: embedded }
+    ...embedded && { embeddedFlows: embedded },
+    secrets: secretScanner(ports.env, config)
   });
   const valid = result.issues.length === 0;
   if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join("\n"));
@@ -82406,14 +83779,15 @@ async function validateSources(cwd, roles, flows, options) {
       roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t5) => ({ ...t5, files: filesForTenant(loaded.value, t5.name).kept }));
+      result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
+      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t5) => t5.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   let tests;
   if (hasFlows) {
-    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
+    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
@@ -82428,11 +83802,11 @@ async function validateSources(cwd, roles, flows, options) {
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t5) => ({
-    file: t5.file,
-    line: t5.line,
-    col: t5.col,
-    message: `warning: test "${t5.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t6) => ({
+    file: t6.file,
+    line: t6.line,
+    col: t6.col,
+    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 function testTenantOf(config, env) {
@@ -82447,13 +83821,14 @@ function count2(n, noun) {
 var init_validate = __esm({
   "src/run/validate.ts"() {
     "use strict";
-    init_config();
+    init_config2();
     init_errors();
     init_flows();
     init_runs();
     init_flow_files();
     init_roles();
     init_role_files();
+    init_policy();
     init_ports();
     init_source_files();
     init_config_file();
@@ -82915,9 +84290,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve31, reject2) {
-            return setTimeout(resolve31, t5);
+        yieldLoop(t6 = 0) {
+          return new this.Promise(function(resolve33, reject2) {
+            return setTimeout(resolve33, t6);
           });
         }
         computePenalty() {
@@ -83128,15 +84503,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve31, returned, task;
+          var args, cb, error2, reject2, resolve33, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve31, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve33, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve31(returned);
+                  return resolve33(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -83151,13 +84526,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve31;
-          resolve31 = reject2 = null;
+          var promise, reject2, resolve33;
+          resolve33 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve31 = _resolve;
+            resolve33 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve31, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve33, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -83558,14 +84933,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve31, reject2) => {
+              return new this.Promise((resolve33, reject2) => {
                 if (finished()) {
-                  return resolve31();
+                  return resolve33();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve31();
+                      return resolve33();
                     }
                   });
                 }
@@ -83658,9 +85033,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve31, reject2) {
+              return new this.Promise(function(resolve33, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve31)(args3);
+                  return (args3[0] != null ? reject2 : resolve33)(args3);
                 });
               });
             };
@@ -83789,7 +85164,7 @@ function runWasmWithBaselineCompiler() {
 }
 
 // action/src/main.ts
-init_config();
+init_config2();
 init_redact();
 init_config_file();
 init_open_tenant();
@@ -83799,7 +85174,7 @@ import { tmpdir as tmpdir2 } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute7, join as join16 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join17 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -83966,11 +85341,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve31) {
-      resolve31(value);
+    return value instanceof P ? value : new P(function(resolve33) {
+      resolve33(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve31, reject2) {
+  return new (P || (P = Promise))(function(resolve33, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -83986,7 +85361,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve31(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve33(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -84265,11 +85640,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve31) {
-      resolve31(value);
+    return value instanceof P ? value : new P(function(resolve33) {
+      resolve33(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve31, reject2) {
+  return new (P || (P = Promise))(function(resolve33, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -84285,7 +85660,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve31(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve33(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -84504,7 +85879,8 @@ function readInputs(kit) {
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === getInput("command"));
   if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(getInput("command"))}"`);
-  const args = splitArgs(getInput("args"));
+  const { rest: args, allows: argAllows } = takeAllows(splitArgs(getInput("args")));
+  const allows = [...getInput("allow").split("\n").map((l) => l.trim()).filter((l) => l !== ""), ...argAllows];
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
   const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
@@ -84525,11 +85901,23 @@ function readInputs(kit) {
     htmlReport: getInput("html-report"),
     failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
     regressionThreshold: getInput("regression-threshold"),
-    base: getInput("base")
+    base: getInput("base"),
+    allows
   };
 }
+function takeAllows(args) {
+  const rest = [];
+  const allows = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--allow" && i + 1 < args.length) allows.push(args[++i]);
+    else if (arg.startsWith("--allow=")) allows.push(arg.slice("--allow=".length));
+    else rest.push(arg);
+  }
+  return { rest, allows };
+}
 function splitArgs(text2) {
-  const words = [];
+  const words3 = [];
   let word;
   let quote2;
   for (let i = 0; i < text2.length; i++) {
@@ -84546,15 +85934,15 @@ function splitArgs(text2) {
       quote2 = ch;
       word ??= "";
     } else if (/\s/.test(ch)) {
-      if (word !== void 0) words.push(word);
+      if (word !== void 0) words3.push(word);
       word = void 0;
     } else {
       word = (word ?? "") + ch;
     }
   }
   if (quote2 !== void 0) throw new ActionInputError(`input "args": a ${quote2 === '"' ? "double" : "single"} quote is not closed`);
-  if (word !== void 0) words.push(word);
-  return words;
+  if (word !== void 0) words3.push(word);
+  return words3;
 }
 function optionValue(args, name) {
   let value;
@@ -84584,7 +85972,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
+var import_clipanion17 = __toESM(require_advanced(), 1);
 init_error_line();
 init_redact();
 init_color();
@@ -84638,6 +86026,7 @@ var targetOption = () => import_clipanion2.Option.Array("--target", { descriptio
 var rolesOption = () => import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
 var pruneOption = () => import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
 var allowEmptyPruneOption = () => import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+var allowOption = (what = "the plan") => import_clipanion2.Option.Array("--allow", { description: `Override an error finding of policy.plan on ${what}: RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (repeatable; never a hard one)` });
 var concurrencyOption = (description, max = 64) => numberOption("--concurrency", description, { min: 1, max, integer: true });
 var applyConcurrencyOption = () => concurrencyOption("Requests at once (default: roles.concurrency of the config, else 4)");
 var autoApproveOption = (description) => import_clipanion2.Option.Boolean("--auto-approve", false, { description });
@@ -84710,6 +86099,7 @@ var ApplyCommand = class extends RoleflowCommand {
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
+  allow = allowOption("the plan (fresh or saved)");
   args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
   autoApprove = autoApproveOption("Apply a fresh plan without asking");
   concurrency = applyConcurrencyOption();
@@ -84717,7 +86107,7 @@ var ApplyCommand = class extends RoleflowCommand {
   async execute() {
     const { apply: apply3 } = await Promise.resolve().then(() => (init_apply2(), apply_exports));
     const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 } = this;
-    return apply3({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 }, this.ports);
+    return apply3({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, allow: this.allow, args, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
@@ -84807,12 +86197,56 @@ var InitCommand = class extends RoleflowCommand {
   }
 };
 
-// src/commands/roles/plan.ts
+// src/commands/lint.ts
 var import_clipanion6 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
+var LintCommand = class extends RoleflowCommand {
+  static paths = [["lint"]];
+  static usage = import_clipanion6.Command.Usage({
+    category: "Roles as code",
+    description: "Check role files and flow tests against the config's policy (offline)",
+    details: `
+      Runs the rules of the config's \`policy:\` over the role files and flow test files of the
+      given files and folders (default: \`roles/\` and \`flows/\`, or \`roles.dir\` and \`flows.dir\`):
+      for Roles \`max_chars\`, \`forbid\` (phrases, or \`/regex/flags\`), \`must_include\`, \`name\` (a
+      pattern), \`description: required\`; for flow tests \`require_assertions\` and \`max_repeat\`.
+      A secret in a Role's name, description or content — a common key format (AWS, GitHub,
+      \`sk-\` API keys, Slack, private keys, JWTs), a configured tenant's token, or the value of any
+      secret variable of the environment (\`*TOKEN*\`, \`*SECRET*\`, \`*PASSWORD*\`) — is always an
+      error (\`secrets\`), and never printed. A file that does not parse is an \`invalid\` finding.
+      Then each of \`policy.plugins\` (ES modules whose default export maps the parsed files to
+      findings) adds its own.
+
+      Each finding has a rule, a level (\`policy.roles.level\`, \`policy.flows.level\`, per rule
+      \`levels:\`; default error), and the file:line:col of its cause. \`--format json\` prints
+      \`{format_version, findings}\` (schemas/lint.schema.json); \`--format sarif\` prints SARIF
+      2.1.0 for GitHub code scanning (upload it with github/codeql-action/upload-sarif).
+
+      Talks to no tenant. Exit codes: 0 no finding of level error or hard, 1 some (or bad usage,
+      an unreadable config or plugin).
+    `,
+    examples: [
+      ["Lint roles/ and flows/", "roleflow lint"],
+      ["Only some files", "roleflow lint roles/support-agent.md flows/summarize.yaml"],
+      ["SARIF for GitHub code scanning", "roleflow lint --format sarif > roleflow.sarif"],
+      ["Findings as JSON, for a bot", "roleflow lint --format json"]
+    ]
+  });
+  targets = import_clipanion6.Option.Rest({ name: "path" });
+  format = import_clipanion6.Option.String("--format", { description: "text (default), json or sarif", validator: t2.isEnum(["text", "json", "sarif"]) });
+  json = jsonOption("Same as --format json");
+  async execute() {
+    const { lint: lint2 } = await Promise.resolve().then(() => (init_lint(), lint_exports));
+    return lint2({ ...this.common, paths: this.targets, format: this.json ? "json" : this.format ?? "text" }, this.ports);
+  }
+};
+
+// src/commands/roles/plan.ts
+var import_clipanion7 = __toESM(require_advanced(), 1);
+var t3 = __toESM(require_lib(), 1);
 var PlanCommand = class extends RoleflowCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -84870,24 +86304,25 @@ var PlanCommand = class extends RoleflowCommand {
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
-  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
-  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  allow = allowOption();
+  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
+  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
   json = jsonOption("Print the plan as JSON (same as --format json)");
-  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t3.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
     const { plan: plan3 } = await Promise.resolve().then(() => (init_plan2(), plan_exports));
     const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, roleFiles, json: json2, format, detailedExitcode } = this;
-    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, roleFiles, out: this.outFile, json: json2, format, detailedExitcode };
+    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, allow: this.allow, roleFiles, out: this.outFile, json: json2, format, detailedExitcode };
     return plan3({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/preview.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 var PreviewCommand = class extends RoleflowCommand {
   static paths = [["preview"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles",
     description: "The behaviour diff: what a Role change does to the flow tests, before it merges",
     details: `
@@ -84934,10 +86369,10 @@ var PreviewCommand = class extends RoleflowCommand {
   tenants = tenantsOption();
   baseUrl = baseUrlOption();
   wsUrl = wsUrlOption();
-  targets = import_clipanion7.Option.Rest({ name: "path" });
-  base = import_clipanion7.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
-  baseReport = import_clipanion7.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
-  format = import_clipanion7.Option.String("--format", { description: "text (default), markdown or json" });
+  targets = import_clipanion8.Option.Rest({ name: "path" });
+  base = import_clipanion8.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
+  baseReport = import_clipanion8.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
+  format = import_clipanion8.Option.String("--format", { description: "text (default), markdown or json" });
   json = jsonOption("The comparison as JSON on stdout (same as --format json)");
   reporter = reporterOption("html=FILE: both sides side by side in one page");
   threshold = thresholdOption("The p50/p95 increase that may be a latency regression (default 20%)");
@@ -84951,10 +86386,10 @@ var PreviewCommand = class extends RoleflowCommand {
 };
 
 // src/commands/roles/promote.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var PromoteCommand = class extends RoleflowCommand {
   static paths = [["promote"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
@@ -85003,28 +86438,29 @@ var PromoteCommand = class extends RoleflowCommand {
       ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
     ]
   });
-  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
-  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
-  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
+  from = import_clipanion9.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion9.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion9.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion9.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
+  allow = allowOption("--to");
   autoApprove = autoApproveOption("Apply to --to without asking");
   concurrency = applyConcurrencyOption();
   json = jsonOption("Print the result of applying as JSON on stdout");
   async execute() {
     const { promote: promote2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
     const { from, to, report, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
-    return promote2({ ...this.common, from, to, report, out: this.outFile, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 }, this.ports);
+    return promote2({ ...this.common, from, to, report, out: this.outFile, roles, prune: prune2, allowEmptyPrune, allow: this.allow, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/pull.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var PullCommand = class extends RoleflowCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -85054,7 +86490,7 @@ var PullCommand = class extends RoleflowCommand {
   baseUrl = baseUrlOption();
   wsUrl = wsUrlOption();
   roles = rolesOption();
-  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
   json = jsonOption("Print what was written as JSON on stdout");
   async execute() {
     const { pull: pull2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -85064,10 +86500,10 @@ var PullCommand = class extends RoleflowCommand {
 };
 
 // src/commands/report/compare.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -85094,9 +86530,9 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion10.Option.String({ name: "BASE" });
-  head = import_clipanion10.Option.String({ name: "HEAD" });
-  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  base = import_clipanion11.Option.String({ name: "BASE" });
+  head = import_clipanion11.Option.String({ name: "HEAD" });
+  format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
   threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
   failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
   async execute() {
@@ -85107,10 +86543,10 @@ var ReportCompareCommand = class extends RoleflowCommand {
 };
 
 // src/commands/report/merge.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -85151,12 +86587,12 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = reporterOption("console, junit, github, json or html, with =FILE for a file (repeatable)");
-  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
-  preferLast = import_clipanion11.Option.Boolean("--prefer-last", false, { description: "A run, then reruns: a test in several reports keeps the last one's result, all of them in its history" });
-  minPassRate = import_clipanion11.Option.String("--min-pass-rate", { description: "Judge the merged suite as a whole (95%); default: the reports' own" });
+  allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  preferLast = import_clipanion12.Option.Boolean("--prefer-last", false, { description: "A run, then reruns: a test in several reports keeps the last one's result, all of them in its history" });
+  minPassRate = import_clipanion12.Option.String("--min-pass-rate", { description: "Judge the merged suite as a whole (95%); default: the reports' own" });
   passWithNoTests = passWithNoTestsOption("A merged run in which no test ran exits 0, not 1");
   async execute() {
     const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
@@ -85166,12 +86602,12 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
-var t3 = __toESM(require_lib(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
+var t4 = __toESM(require_lib(), 1);
 init_serve();
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -85209,15 +86645,15 @@ var ServeCommand = class extends RoleflowCommand {
     ]
   });
   port = numberOptionOr("--port", "8787", "Port (0 = a free one)", { min: 0, max: 65535, integer: true });
-  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  host = import_clipanion13.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion13.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion13.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion13.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
   latency = numberOptionOr("--latency", "0", "Added latency per answer, in ms (at most 1 h)", { min: 0, max: 36e5 });
   failRate = numberOptionOr("--fail-rate", "0", "Share of answers that fail with 500/503 (0..1)", { min: 0, max: 1 });
   lostRate = numberOptionOr("--lost-rate", "0", "Share of Role changes whose answer is lost (0..1)", { min: 0, max: 1 });
   rateLimit = numberOption("--rate-limit", "Requests a second it answers; more get 429 with Retry-After", { min: 1e-3, max: 1e6 });
-  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
   json = jsonOption("Print the URLs as one JSON line");
   async execute() {
     const { serve: serve2 } = await Promise.resolve().then(() => (init_serve(), serve_exports));
@@ -85227,10 +86663,10 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/shards.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
+var import_clipanion14 = __toESM(require_advanced(), 1);
 var ShardsCommand = class extends RoleflowCommand {
   static paths = [["shards"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Flow tests",
     description: "A CI matrix of tenants × shards, balanced by past durations",
     details: `
@@ -85254,7 +86690,7 @@ var ShardsCommand = class extends RoleflowCommand {
       ["Every tenant, at most 40 jobs in all", "roleflow shards --timings roleflow-timings.json --all-tenants --max-jobs 40 --json"]
     ]
   });
-  timings = import_clipanion13.Option.String("--timings", { required: true, description: "A JSON report whose durations weigh the tests" });
+  timings = import_clipanion14.Option.String("--timings", { required: true, description: "A JSON report whose durations weigh the tests" });
   targetMinutes = numberOptionOr("--target-minutes", "10", "Each shard should end within this many minutes (default 10)", { min: 1e-4, max: 1e5 });
   maxJobs = numberOptionOr("--max-jobs", "256", "The most jobs in the matrix (default 256)", { min: 1, max: 1e5, integer: true });
   tenants = tenantsOption();
@@ -85268,12 +86704,12 @@ var ShardsCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
-var t4 = __toESM(require_lib(), 1);
+var import_clipanion15 = __toESM(require_advanced(), 1);
+var t5 = __toESM(require_lib(), 1);
 init_ports();
 var TestCommand = class extends RoleflowCommand {
   static paths = [["test"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion15.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -85320,6 +86756,13 @@ var TestCommand = class extends RoleflowCommand {
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
       when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
 
+      \`judge: NAME\` assertions run the config's judge flow \`judges.NAME\` on the output (over
+      WebSocket), \`votes\` times; the majority is the verdict, reported with the score, every reason
+      and the judge executions' ids. \`--no-judge\` skips them (skipped, never passed). With
+      \`--baseline FILE\`, a verdict on the same output, rubric and judge Role (by digest) is reused
+      from that report. \`--judges\` runs \`flows/_judges/*.yaml\` instead (outputs labelled good or bad)
+      and prints how often each judge agrees with its labels (\`--json\` too); exit 3 when one disagrees.
+
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
@@ -85350,6 +86793,8 @@ var TestCommand = class extends RoleflowCommand {
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
+      ["Without running the judge flows of judge assertions", "roleflow test --no-judge"],
+      ["How often each judge agrees with the labelled outputs of flows/_judges/", "roleflow test --judges"],
       ["Against every configured tenant: report.staging.json, report.production.json, …", "roleflow test --all-tenants --reporter console --reporter json=report.json"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"],
       ["Shard 2 of 8, dealt by the durations in the last merged report", "roleflow test --shard 2/8 --timings roleflow-timings.json"],
@@ -85362,44 +86807,46 @@ var TestCommand = class extends RoleflowCommand {
   baseUrl = baseUrlOption();
   wsUrl = wsUrlOption();
   allTenants = allTenantsOption();
-  targets = import_clipanion14.Option.Rest({ name: "path" });
-  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  targets = import_clipanion15.Option.Rest({ name: "path" });
+  transport = import_clipanion15.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
   reporter = reporterOption("console, json, junit, github or html, with =FILE for a file (repeatable)");
   concurrency = concurrencyOption("Executions at once (default: flows.concurrency, 4)", 256);
   repeat = numberOption("--repeat", `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
-  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables" });
+  shard = import_clipanion15.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables" });
   shardTotal = numberOption("--shard-total", "--shard auto in a Kubernetes Indexed Job: the number of shards", { min: 1, max: 1e5, integer: true });
-  timings = import_clipanion14.Option.String("--timings", { description: "A JSON report: --shard deals the tests by their duration there, not round-robin" });
-  tag = import_clipanion14.Option.Array("--tag", [], { description: "Only tests with this tag (repeatable: any of them)" });
-  excludeTag = import_clipanion14.Option.Array("--exclude-tag", [], { description: "Not the tests with this tag (repeatable)" });
-  lastFailed = import_clipanion14.Option.Boolean("--last-failed", false, { description: "Only the tests that failed or errored in the last run (.roleflow/last-run.json)" });
-  failedFrom = import_clipanion14.Option.String("--failed-from", { description: "Only the tests that failed or errored in this JSON report" });
-  only = import_clipanion14.Option.String("--only", { description: "With --last-failed or --failed-from: errors (tenant or network failures, not assertions)" });
-  minPassRate = import_clipanion14.Option.String("--min-pass-rate", { description: "Judge the suite as a whole: exit 0 when this share passed (95%); default flows.min_pass_rate" });
-  watch = import_clipanion14.Option.Boolean("--watch", false, { description: "Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it" });
-  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion14.Option.Boolean("--strict-end", { description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)" });
-  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  timings = import_clipanion15.Option.String("--timings", { description: "A JSON report: --shard deals the tests by their duration there, not round-robin" });
+  tag = import_clipanion15.Option.Array("--tag", [], { description: "Only tests with this tag (repeatable: any of them)" });
+  excludeTag = import_clipanion15.Option.Array("--exclude-tag", [], { description: "Not the tests with this tag (repeatable)" });
+  lastFailed = import_clipanion15.Option.Boolean("--last-failed", false, { description: "Only the tests that failed or errored in the last run (.roleflow/last-run.json)" });
+  failedFrom = import_clipanion15.Option.String("--failed-from", { description: "Only the tests that failed or errored in this JSON report" });
+  only = import_clipanion15.Option.String("--only", { description: "With --last-failed or --failed-from: errors (tenant or network failures, not assertions)" });
+  minPassRate = import_clipanion15.Option.String("--min-pass-rate", { description: "Judge the suite as a whole: exit 0 when this share passed (95%); default flows.min_pass_rate" });
+  watch = import_clipanion15.Option.Boolean("--watch", false, { description: "Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it" });
+  grep = import_clipanion15.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion15.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion15.Option.Boolean("--strict-end", { description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)" });
+  quiet = import_clipanion15.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion15.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = jsonOption("The JSON report on stdout (same as --reporter json=-)");
-  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  updateSnapshots = import_clipanion15.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
   passWithNoTests = passWithNoTestsOption("A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1");
+  noJudge = import_clipanion15.Option.Boolean("--no-judge", false, { description: "Skip judge assertions (reported skipped, never passed): no judge flow runs" });
+  judges = import_clipanion15.Option.Boolean("--judges", false, { description: "Run flows/_judges/*.yaml (outputs labelled good or bad) and report how often each judge agrees" });
   async execute() {
     const { test: test2 } = await Promise.resolve().then(() => (init_test(), test_exports));
-    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests } = this;
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests, noJudge, judges } = this;
     const { shardTotal, timings, lastFailed: lastFailed2, failedFrom, only, minPassRate, watch: watch2 } = this;
     const loop = { shardTotal, timings, tags: this.tag, excludeTags: this.excludeTag, lastFailed: lastFailed2, failedFrom, only, minPassRate, watch: watch2 };
-    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests };
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests, noJudge, judges };
     return test2({ ...this.common, ...options, ...loop }, this.ports);
   }
 };
 
 // src/commands/validate.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
+var import_clipanion16 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion15.Command.Usage({
+  static usage = import_clipanion16.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -85440,7 +86887,7 @@ var ValidateCommand = class extends RoleflowCommand {
     ]
   });
   roles = rolesOption();
-  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  flows = import_clipanion16.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
   json = jsonOption("Print the result as JSON on stdout");
   async execute() {
     const { validate: validate2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
@@ -85449,7 +86896,7 @@ var ValidateCommand = class extends RoleflowCommand {
 };
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -85462,12 +86909,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion16.Builtins.HelpCommand);
-  cli.register(import_clipanion16.Builtins.VersionCommand);
+  cli.register(import_clipanion17.Builtins.HelpCommand);
+  cli.register(import_clipanion17.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion16.Cli {
+var RoleflowCli = class extends import_clipanion17.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -85503,6 +86950,7 @@ var VALUE_NAMES = {
   "--to": "NAME",
   "--report": "FILE",
   "--target": "NAME_OR_GLOB",
+  "--allow": "RULE",
   "--reporter": "NAME[=FILE]",
   "--format": "FORMAT",
   "--threshold": "PERCENT",
@@ -85531,7 +86979,7 @@ function namePlaceholders(text2) {
   const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t5) => t5.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -85594,15 +87042,15 @@ function isCommandNotFound(error2) {
 }
 async function unknownCommand(error2, argv) {
   const firstOption = argv.findIndex((w) => w.startsWith("-"));
-  const words = (firstOption === -1 ? argv : argv.slice(0, firstOption)).slice(0, 2);
+  const words3 = (firstOption === -1 ? argv : argv.slice(0, firstOption)).slice(0, 2);
   const paths = (error2.candidates ?? []).map((c) => synopsisPath(c.usage)).filter((p) => p !== "");
   let guess;
-  if (words.length > 0) {
+  if (words3.length > 0) {
     const { closest: closest2 } = await Promise.resolve().then(() => (init_schema(), schema_exports));
-    const word = closest2(words[0], paths.map((p) => p.split(" ")[0]));
+    const word = closest2(words3[0], paths.map((p) => p.split(" ")[0]));
     guess = paths.find((p) => p.split(" ")[0] === word);
   }
-  const typed = words.length > 0 ? ` "${words.join(" ")}"` : "";
+  const typed = words3.length > 0 ? ` "${words3.join(" ")}"` : "";
   return `error: unknown command${typed}${guess ? ` (did you mean "roleflow ${guess}"?)` : ""}; roleflow --help lists the commands`;
 }
 async function withFlagGuess(cli, line, argv) {
@@ -85616,12 +87064,12 @@ async function withFlagGuess(cli, line, argv) {
   return guess === void 0 ? line : line.replace(`("${typed}")`, `("${typed}") (did you mean "${guess}"?)`);
 }
 function synopsisPath(usage) {
-  const words = [];
+  const words3 = [];
   for (const word of usage.split(" ").slice(1)) {
     if (!/^[a-z][a-z-]*$/.test(word)) break;
-    words.push(word);
+    words3.push(word);
   }
-  return words.join(" ");
+  return words3.join(" ");
 }
 var cachedVersion;
 function version() {
@@ -85672,7 +87120,10 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join15, relative as relative10, resolve as resolve30, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join16, relative as relative10, resolve as resolve32, sep as sep9 } from "node:path";
+
+// action/src/approvals.ts
+init_config_file();
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -87593,14 +89044,14 @@ var GitHubClient = class {
             if (!response.ok) log.debug(`${what}: HTTP ${response.status}`);
             return response;
           } catch (err) {
-            log.debug(`${what}: ${describe2(err, this.apiUrl)}`);
+            log.debug(`${what}: ${describe3(err, this.apiUrl)}`);
             throw err;
           }
         }
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t5) => log.debug(t5), info: (t5) => log.debug(t5), warn: (t5) => log.info(t5), error: (t5) => log.info(t5) },
+      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -87642,6 +89093,35 @@ var GitHubClient = class {
       return commentOf(data2);
     });
   }
+  /**
+   * Each reviewer's latest review of the pull request (`APPROVED`, `CHANGES_REQUESTED`,
+   * `COMMENTED`, `DISMISSED`…), by login: the reviews come oldest first, so the last one stands.
+   */
+  async latestReviews(target) {
+    return this.call("GET", `${this.repoPath(target)}/pulls/${target.issueNumber}/reviews`, async () => {
+      const latest = /* @__PURE__ */ new Map();
+      const pages = this.octokit.paginate.iterator("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...this.repo(target), pull_number: target.issueNumber, per_page: 100 });
+      let count3 = 0;
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError("listing reviews: the answer is not a list of reviews", void 0);
+        for (const review of page.data) {
+          const login = review.user?.login;
+          if (typeof login === "string" && typeof review.state === "string" && review.state !== "COMMENTED") latest.set(login.toLowerCase(), review.state);
+        }
+        if (++count3 >= 50) break;
+      }
+      return latest;
+    });
+  }
+  /** The pull requests a commit belongs to (how a push to the main branch finds the one it merged). */
+  async pullRequestsOf(repository, sha) {
+    const target = { repository, issueNumber: 0 };
+    return this.call("GET", `${this.repoPath(target)}/commits/${sha}/pulls`, async () => {
+      const { data: data2 } = await this.octokit.request("GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls", { ...this.repo(target), commit_sha: sha, per_page: 100 });
+      if (!Array.isArray(data2)) throw new GitHubApiError("listing pull requests: the answer is not a list", void 0);
+      return data2.flatMap((p) => typeof p.number === "number" ? [p.number] : []);
+    });
+  }
   async close() {
     await this.agent.close();
   }
@@ -87659,14 +89139,14 @@ var GitHubClient = class {
       return await fn();
     } catch (err) {
       if (err instanceof GitHubApiError) throw new GitHubApiError(`${method} ${path}: ${err.message}`, err.status);
-      throw new GitHubApiError(`${method} ${path}: ${describe2(err, this.apiUrl)}`, statusOf(err));
+      throw new GitHubApiError(`${method} ${path}: ${describe3(err, this.apiUrl)}`, statusOf(err));
     }
   }
 };
 function commentOf(data2) {
   return { id: Number(data2.id), body: data2.body, html_url: data2.html_url };
 }
-function describe2(err, apiUrl) {
+function describe3(err, apiUrl) {
   const status = statusOf(err);
   if (status !== void 0) return `HTTP ${status}${reasonOf(err.response?.data)}`;
   let cause = err;
@@ -87687,6 +89167,42 @@ function pathOf(url) {
 }
 function sameOrigin(url, apiUrl) {
   return new URL(url, apiUrl).origin === new URL(apiUrl).origin;
+}
+
+// action/src/approvals.ts
+async function approvedAllowFlags(ctx) {
+  const { kit, inputs } = ctx;
+  if (inputs.allows.length === 0) return [];
+  const given = inputs.allows.map((a) => `--allow ${a}`).join(", ");
+  const refuse2 = (why2) => {
+    kit.warning(`${given} not passed: ${why2}. An --allow counts only when a reviewer in policy.approvers approved the pull request.`);
+    return [];
+  };
+  const config = await loadConfig(inputs.workingDirectory, optionValue(inputs.args, "--config"), kit.env);
+  const approvers = new Set(config.policy.approvers.map((a) => a.toLowerCase()));
+  if (approvers.size === 0) return refuse2("the config lists no policy.approvers");
+  if (inputs.githubToken === "") return refuse2("the github-token input is empty, so the reviews cannot be read");
+  const repository = kit.env["GITHUB_REPOSITORY"];
+  if (!repository) return refuse2("GITHUB_REPOSITORY is not set");
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
+  try {
+    const sha = kit.env["GITHUB_SHA"];
+    const numbers = ctx.pullRequest ? [ctx.pullRequest.issueNumber] : sha ? await client.pullRequestsOf(repository, sha) : [];
+    if (numbers.length === 0) return refuse2("no pull request brought this commit");
+    for (const issueNumber of numbers) {
+      const reviews = await client.latestReviews({ repository, issueNumber });
+      const by = [...reviews].find(([login, state]) => state === "APPROVED" && approvers.has(login));
+      if (by) {
+        kit.info(`${given}: pull request #${issueNumber} is approved by @${by[0]}, one of policy.approvers`);
+        return inputs.allows.flatMap((a) => ["--allow", a]);
+      }
+    }
+    return refuse2(`no reviewer in policy.approvers has approved pull request #${numbers.join(", #")}`);
+  } catch (err) {
+    return refuse2(`the reviews could not be read (${err instanceof Error ? err.message : String(err)})`);
+  } finally {
+    await client.close();
+  }
 }
 
 // action/src/sticky-comment.ts
@@ -87725,9 +89241,10 @@ ${body}`;
 }
 
 // action/src/step.ts
-function roleflow(ctx, argv, opts) {
+async function roleflow(ctx, argv, opts) {
   const tenant = opts.tenantCommand && opts.selectTenants !== false ? tenantFlags(ctx.inputs.tenants) : [];
-  const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
+  const allows = ["plan", "apply", "promote"].includes(argv[0]) ? await approvedAllowFlags(ctx) : [];
+  const full = [...argv, ...tenant, ...allows, ...opts.tenantCommand ? ctx.inputs.args : []];
   const command = `roleflow ${full.map(quoteArg).join(" ")}`;
   return ctx.kit.group(
     command,
@@ -87749,7 +89266,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t5) => ctx.kit.info(t5), debug: (t5) => ctx.kit.debug(t5) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -87763,7 +89280,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join15(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join16(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -87774,10 +89291,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve30(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve32(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve30(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve32(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
@@ -87873,13 +89390,13 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join16(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join17(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
-  const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
+  const outcome2 = exitOutcome(ctx, "apply", run2.code, [1, 4]);
   await publishApplied(ctx, run2, { command: "apply", heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === void 0 });
-  return outcome;
+  return outcome2;
 }
 async function publishApplied(ctx, run2, opts) {
   const { kit } = ctx;
@@ -87975,21 +89492,21 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join17(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join18(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync3(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
+  const outcome2 = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   await publish(ctx, run2);
   if (existsSync3(planFile)) ctx.kit.setOutput("plan-file", planFile);
-  return outcome;
+  return outcome2;
 }
 async function publishPlan(ctx, run2) {
   const { kit } = ctx;
@@ -88053,7 +89570,7 @@ async function previewStep(ctx) {
   if (html !== void 0) rmSync4(html, { force: true });
   const argv = ["preview", "--json", "--base", base, ...html === void 0 ? [] : ["--reporter", `html=${html}`], ...ctx.inputs.failOnRegression ? ["--fail-on-regression"] : []];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const outcome = exitOutcome(ctx, "preview", run2.code, [1, 3, 4]);
+  const outcome2 = exitOutcome(ctx, "preview", run2.code, [1, 3, 4]);
   const doc = documentOf(run2, (value) => kit.redactValues(value));
   if (doc !== void 0) {
     const file = tempFileFor(ctx, "preview");
@@ -88076,7 +89593,7 @@ async function previewStep(ctx) {
     return kit.redact(`${body}
 ${footer}`);
   });
-  return outcome;
+  return outcome2;
 }
 function documentOf(run2, redactValues2) {
   try {
@@ -88139,13 +89656,13 @@ async function promoteStep(ctx) {
   if (planFile !== void 0) rmSync5(planFile, { force: true });
   const argv = ["promote", "--from", promote2.from, "--to", promote2.to, "--report", promote2.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
-  const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
+  const outcome2 = exitOutcome(ctx, "promote", run2.code, [1, 4]);
   const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
   kit.setOutput("promote-status", status);
   const heading = `### roleflow promote ${mdCode(promote2.from)} → ${mdCode(promote2.to)}`;
   if (planFile === void 0) {
     await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
-    return outcome;
+    return outcome2;
   }
   if (existsSync5(planFile)) kit.setOutput("plan-file", planFile);
   const render3 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
@@ -88153,7 +89670,7 @@ async function promoteStep(ctx) {
   const footer = commentFooter(ctx, "promote");
   await postComment(ctx, "promote", (marker) => kit.redact(`${render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
 ${footer}`));
-  return outcome;
+  return outcome2;
 }
 var VERDICT = {
   promoted: (to) => [`✅ **Promoted** to ${to}.`],
@@ -88175,7 +89692,7 @@ ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 init_github();
 init_no_tests();
 import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync6, statSync as statSync3 } from "node:fs";
-import { isAbsolute as isAbsolute8, join as join18 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join19 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync6 } from "node:fs";
@@ -88300,7 +89817,7 @@ async function mergeStep(ctx) {
   rmSync6(reportFile, { force: true });
   const options = ctx.inputs.args.filter((arg) => arg.startsWith("-"));
   const paths = ctx.inputs.args.filter((arg) => !arg.startsWith("-"));
-  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join18(ctx.inputs.workingDirectory, arg)));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join19(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -88311,7 +89828,7 @@ async function publishReport(ctx, command, run2, files) {
   const { kit } = ctx;
   const { reportFile, baseline, html } = files;
   const report = readReport2(reportFile, (value) => kit.redactValues(value));
-  const outcome = exitOutcome(ctx, command, run2.code, [1, 3]);
+  const outcome2 = exitOutcome(ctx, command, run2.code, [1, 3]);
   let comparison;
   if (report !== void 0) {
     kit.setOutput("tests-passed", report.summary.passed);
@@ -88346,7 +89863,7 @@ ${footer}`);
   const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
   const none = report === void 0 || run2.code !== 1 ? void 0 : noTestRanReason(report);
   if (none !== void 0) return { failure: `roleflow ${command}: ${none}; \`args: ${PASS_WITH_NO_TESTS}\` accepts a run that tests nothing` };
-  return outcome.failure !== void 0 ? outcome : compared;
+  return outcome2.failure !== void 0 ? outcome2 : compared;
 }
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
@@ -88370,14 +89887,14 @@ function readReport2(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat10;
+  let stat11;
   try {
-    stat10 = statSync3(path);
+    stat11 = statSync3(path);
   } catch {
     return [path];
   }
-  if (!stat10.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join18(path, entry.name)) : entry.name.endsWith(".json") ? [join18(path, entry.name)] : []);
+  if (!stat11.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join19(path, entry.name)) : entry.name.endsWith(".json") ? [join19(path, entry.name)] : []);
 }
 
 // action/src/main.ts
@@ -88397,9 +89914,9 @@ async function run() {
     };
     const plan3 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
     const step2 = { plan: plan3, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
-    const outcome = await step2(ctx);
-    if (outcome.failure === void 0) return 0;
-    kit.setFailed(outcome.failure);
+    const outcome2 = await step2(ctx);
+    if (outcome2.failure === void 0) return 0;
+    kit.setFailed(outcome2.failure);
     return 1;
   } catch (err) {
     if (err instanceof ActionInputError) kit.setFailed(err.message);

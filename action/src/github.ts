@@ -133,6 +133,38 @@ export class GitHubClient {
     });
   }
 
+  /**
+   * Each reviewer's latest review of the pull request (`APPROVED`, `CHANGES_REQUESTED`,
+   * `COMMENTED`, `DISMISSED`…), by login: the reviews come oldest first, so the last one stands.
+   */
+  async latestReviews(target: CommentTarget): Promise<Map<string, string>> {
+    return this.call('GET', `${this.repoPath(target)}/pulls/${target.issueNumber}/reviews`, async () => {
+      const latest = new Map<string, string>();
+      const pages = this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...this.repo(target), pull_number: target.issueNumber, per_page: 100 });
+      let count = 0;
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError('listing reviews: the answer is not a list of reviews', undefined);
+        for (const review of page.data as { user?: { login?: unknown } | null; state?: unknown }[]) {
+          const login = review.user?.login;
+          // A comment does not undo an approval; a new review that requests changes, or a dismissal, does.
+          if (typeof login === 'string' && typeof review.state === 'string' && review.state !== 'COMMENTED') latest.set(login.toLowerCase(), review.state);
+        }
+        if (++count >= 50) break;
+      }
+      return latest;
+    });
+  }
+
+  /** The pull requests a commit belongs to (how a push to the main branch finds the one it merged). */
+  async pullRequestsOf(repository: string, sha: string): Promise<number[]> {
+    const target = { repository, issueNumber: 0 };
+    return this.call('GET', `${this.repoPath(target)}/commits/${sha}/pulls`, async () => {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { ...this.repo(target), commit_sha: sha, per_page: 100 });
+      if (!Array.isArray(data)) throw new GitHubApiError('listing pull requests: the answer is not a list', undefined);
+      return (data as { number?: unknown }[]).flatMap((p) => (typeof p.number === 'number' ? [p.number] : []));
+    });
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }

@@ -33,6 +33,8 @@ export interface ActionInputs {
   regressionThreshold: string;
   /** preview: the git ref of the base Roles. '' for the pull request's base commit. */
   base: string;
+  /** plan, apply, promote: `--allow` values (the `allow` input's lines and `--allow` in `args`), passed only once an approver approved. */
+  allows: string[];
 }
 
 /**
@@ -44,7 +46,9 @@ export function readInputs(kit: Toolkit): ActionInputs {
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === core.getInput('command'));
   if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(core.getInput('command'))}"`);
-  const args = splitArgs(core.getInput('args'));
+  // `--allow` in args counts only as the `allow` input does: taken out, and passed once approved.
+  const { rest: args, allows: argAllows } = takeAllows(splitArgs(core.getInput('args')));
+  const allows = [...core.getInput('allow').split('\n').map((l) => l.trim()).filter((l) => l !== ''), ...argAllows];
   const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
   const dir = core.getInput('working-directory') || '.';
   const workingDirectory = isAbsolute(dir) ? dir : resolve(workspace, dir);
@@ -66,7 +70,21 @@ export function readInputs(kit: Toolkit): ActionInputs {
     failOnRegression: getBooleanInput('fail-on-regression', false, kit),
     regressionThreshold: core.getInput('regression-threshold'),
     base: core.getInput('base'),
+    allows,
   };
+}
+
+/** `args` without its `--allow VALUE` / `--allow=VALUE`, and those values. */
+export function takeAllows(args: readonly string[]): { rest: string[]; allows: string[] } {
+  const rest: string[] = [];
+  const allows: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--allow' && i + 1 < args.length) allows.push(args[++i]!);
+    else if (arg.startsWith('--allow=')) allows.push(arg.slice('--allow='.length));
+    else rest.push(arg);
+  }
+  return { rest, allows };
 }
 
 /**

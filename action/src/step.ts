@@ -1,4 +1,5 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { approvedAllowFlags } from './approvals.js';
 import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
 import type { ActionInputs } from './inputs.js';
 import { runRoleflow, type RoleflowRun } from './roleflow.js';
@@ -32,13 +33,15 @@ export interface StepOutcome {
  * (for commands that talk to tenants) and the `args` input; stderr (and stdout when asked) go to the log, with
  * workflow commands stopped.
  */
-export function roleflow(
+export async function roleflow(
   ctx: StepContext,
   argv: string[],
   opts: { streamStdout: boolean; tenantCommand: boolean; /** false: no tenant options (a saved plan of several names its own). */ selectTenants?: boolean },
 ): Promise<RoleflowRun> {
   const tenant = opts.tenantCommand && opts.selectTenants !== false ? tenantFlags(ctx.inputs.tenants) : [];
-  const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
+  // An override of plan policy counts only once an approver approved the pull request.
+  const allows = ['plan', 'apply', 'promote'].includes(argv[0]!) ? await approvedAllowFlags(ctx) : [];
+  const full = [...argv, ...tenant, ...allows, ...(opts.tenantCommand ? ctx.inputs.args : [])];
   const command = `roleflow ${full.map(quoteArg).join(' ')}`;
   // Folded in the log; what roleflow prints quotes test names, tenant messages and Role names: never commands.
   return ctx.kit.group(command, () =>

@@ -2,6 +2,7 @@ import type { CommandClass } from 'clipanion';
 import { ApplyCommand } from './roles/apply.js';
 import { HelpCommand } from './help.js';
 import { InitCommand } from './init.js';
+import { LintCommand } from './lint.js';
 import type { RoleflowContext } from './base.js';
 import { PlanCommand } from './roles/plan.js';
 import { PreviewCommand } from './preview.js';
@@ -15,4 +16,4 @@ import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];

@@ -26,6 +26,10 @@ export const pruneOption = () => Option.Boolean('--prune', { description: 'Delet
 
 export const allowEmptyPruneOption = () => Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
 
+/** `--allow RULE[:ROLE][@FINGERPRINT]`, repeatable: overrides of plan policy error findings. */
+export const allowOption = (what = 'the plan') =>
+  Option.Array('--allow', { description: `Override an error finding of policy.plan on ${what}: RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (repeatable; never a hard one)` });
+
 /** `--concurrency N`, a whole number from 1 to `max`. */
 export const concurrencyOption = (description: string, max = 64) => numberOption('--concurrency', description, { min: 1, max, integer: true });
 

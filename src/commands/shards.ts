@@ -37,7 +37,7 @@ export class ShardsCommand extends RoleflowCommand {
   json = jsonOption('The GitHub Actions matrix as JSON');
 
   async execute(): Promise<number> {
-    const { shards } = await import('../run/shards.js');
+    const { shards } = await import('../run/flows/shards.js');
     const { timings, tenants, allTenants, json } = this;
     return shards({ ...this.common, timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants, allTenants, json }, this.ports);
   }

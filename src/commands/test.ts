@@ -53,6 +53,13 @@ export class TestCommand extends RoleflowCommand {
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
       when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
 
+      \`judge: NAME\` assertions run the config's judge flow \`judges.NAME\` on the output (over
+      WebSocket), \`votes\` times; the majority is the verdict, reported with the score, every reason
+      and the judge executions' ids. \`--no-judge\` skips them (skipped, never passed). With
+      \`--baseline FILE\`, a verdict on the same output, rubric and judge Role (by digest) is reused
+      from that report. \`--judges\` runs \`flows/_judges/*.yaml\` instead (outputs labelled good or bad)
+      and prints how often each judge agrees with its labels (\`--json\` too); exit 3 when one disagrees.
+
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
@@ -83,6 +90,8 @@ export class TestCommand extends RoleflowCommand {
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
+      ['Without running the judge flows of judge assertions', 'roleflow test --no-judge'],
+      ['How often each judge agrees with the labelled outputs of flows/_judges/', 'roleflow test --judges'],
       ['Against every configured tenant: report.staging.json, report.production.json, …', 'roleflow test --all-tenants --reporter console --reporter json=report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
       ['Shard 2 of 8, dealt by the durations in the last merged report', 'roleflow test --shard 2/8 --timings roleflow-timings.json'],
@@ -119,13 +128,15 @@ export class TestCommand extends RoleflowCommand {
   json = jsonOption('The JSON report on stdout (same as --reporter json=-)');
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
   passWithNoTests = passWithNoTestsOption('A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1');
+  noJudge = Option.Boolean('--no-judge', false, { description: 'Skip judge assertions (reported skipped, never passed): no judge flow runs' });
+  judges = Option.Boolean('--judges', false, { description: 'Run flows/_judges/*.yaml (outputs labelled good or bad) and report how often each judge agrees' });
 
   async execute(): Promise<number> {
     const { test } = await import('../run/flows/test.js');
-    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests } = this;
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests, noJudge, judges } = this;
     const { shardTotal, timings, lastFailed, failedFrom, only, minPassRate, watch } = this;
     const loop = { shardTotal, timings, tags: this.tag, excludeTags: this.excludeTag, lastFailed, failedFrom, only, minPassRate, watch };
-    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests };
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests, noJudge, judges };
     return test({ ...this.common, ...options, ...loop }, this.ports);
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledFlow, CompiledStep } from './flows-config.js';
+import { grade } from './grade.js';
 import { missingRoleText, readRoleTemplate, TEMPLATE, type RoleLookup, type RoleText } from './store/role-refs.js';
 
 export type Inputs = Readonly<Record<string, string>>;
@@ -95,10 +96,13 @@ export function latencyObject(ms: number, form: LatencyForm): { seconds?: number
 
 /**
  * The execution's outputs: `${role.NAME.content|description}` → that Role's field as the execution
- * read it, `${name}` → that input ('' if absent), `"${*}"` → all inputs.
+ * read it, `${name}` → that input ('' if absent), `"${*}"` → all inputs. A grading flow's templates
+ * also see what `grade` made of the inputs (`${grade.pass}`…).
  */
 export function renderOutputs(execution: Execution): { results: unknown[] } {
-  return { results: execution.flow.outputs.results.map((r) => render(r, execution.inputs, execution.roles)) };
+  const { flow, inputs } = execution;
+  const seen = flow.grade === undefined ? inputs : { ...inputs, ...grade(flow.grade, inputs) };
+  return { results: flow.outputs.results.map((r) => render(r, seen, execution.roles)) };
 }
 
 function render(template: unknown, inputs: Inputs, roles: ReadonlyMap<string, RoleText>): unknown {

@@ -3,6 +3,7 @@ import type { Issue, Result } from '../core/errors.js';
 import { pointerToPath, validateAgainst } from '../core/text/schema.js';
 import { parseYaml, type YamlSource } from '../core/text/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
+import type { GradeConfig } from './grade.js';
 import { roleTemplatesIn, stringsIn } from './store/role-refs.js';
 
 /** The flows file as written (see the header of `emulator-flows.yaml`). */
@@ -21,6 +22,8 @@ export interface FlowConfig {
    * `${role.NAME.description}` that Role's field; the string `${*}` is all inputs.
    */
   outputs: { results: unknown[] };
+  /** A deterministic judge: `${grade.pass}`, `${grade.score}`, `${grade.reason}` in the outputs (`grade.ts`). */
+  grade?: GradeConfig;
 }
 
 export interface StepConfig {
@@ -41,6 +44,7 @@ export interface CompiledFlow {
   required: readonly string[];
   steps: readonly CompiledStep[];
   outputs: { results: unknown[] };
+  grade?: GradeConfig;
   /** The Roles the outputs name (`${role.NAME.…}`): the last step needs them. */
   outputRoles: readonly string[];
   /** Every Role the flow names, steps' and outputs': read from the tenant when an execution starts. */
@@ -109,6 +113,7 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
       outputs: flow.outputs,
       outputRoles,
       roles: [...new Set([...steps.flatMap((s) => (s.role === undefined ? [] : [s.role])), ...outputRoles])],
+      ...(flow.grade === undefined ? {} : { grade: flow.grade }),
     });
   }
   return compiled;

@@ -6,6 +6,7 @@ import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text/text-file.js';
 import { loadSchema } from './package-root.js';
 import { attachSchemaFiles } from './schema-files.js';
+import { attachSimilarFiles } from './similar-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
 
 /** Flow tests are small YAML files; anything this large is a mistake, refused before reading. */
@@ -17,6 +18,13 @@ export const FLOW_TEST_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: '
  */
 export function isFlowFileName(name: string): boolean {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+
+/** The flows folder's folder of judge cases (`roleflow test --judges`), which no flow test walk enters. */
+export const JUDGES_DIR = '_judges';
+
+export function isJudgesFolder(name: string): boolean {
+  return name === JUDGES_DIR;
 }
 
 /** `--flows DIR` (validate), else `flows.dir` of the config, relative to the config file's folder. */
@@ -36,7 +44,7 @@ export async function findFlowFiles(cwd: string, paths: readonly string[]): Prom
     const info = await stat(abs).catch(() => undefined);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
-      const under = await listFilesUnder(cwd, abs, isFlowFileName);
+      const under = await listFilesUnder(cwd, abs, isFlowFileName, isJudgesFolder);
       if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
       for (const source of under) found.set(source.file, source);
     } else {
@@ -63,6 +71,6 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
 export async function loadFlowTestFiles(files: readonly SourceFile[]): Promise<Result<FlowTestFile[]>> {
   const schema = loadSchema('flow-test');
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
-  issues.push(...(await attachSchemaFiles(values, files)));
+  issues.push(...(await attachSchemaFiles(values, files)), ...(await attachSimilarFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }

@@ -3,6 +3,7 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { plural } from '../core/roles/index.js';
 import { PLAN_FORMAT_VERSION, planJsonBytes, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
 import { compileSchema, validateAgainst } from '../core/text/schema.js';
+import { planSecretPlaces, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
 import { parseYaml } from '../core/text/yaml-source.js';
 import { loadSchema } from './package-root.js';
 import { oneLine } from '../core/redact-messages.js';
@@ -17,7 +18,10 @@ const MAX_PLAN_BYTES = 256 * 1024 * 1024;
  * `apply` never reads half a plan; a plan of one tenant piece by piece (`planJsonBytes`), as
  * `plan --json` prints it, so a large plan's text is never held whole.
  */
-export async function savePlan(path: string, plan: Plan | readonly Plan[]): Promise<void> {
+export async function savePlan(path: string, plan: Plan | readonly Plan[], secrets: SecretScanner = secretScanner({})): Promise<void> {
+  // No file roleflow writes holds a secret: a plan whose Roles hold one (as planned, or on the tenant) is not saved.
+  const places = (isPlanList(plan) ? plan : [plan]).flatMap((p) => planSecretPlaces(p, secrets));
+  if (places.length > 0) throw new RoleflowError(`refusing to save the plan to ${path}: it would hold a secret in the clear (${places.join('; ')})`);
   try {
     await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
   } catch (err) {

@@ -62,11 +62,12 @@ export async function dirExists(dir: SourceDir): Promise<boolean> {
  * out, for every kind of file alike:
  * - names starting with a dot (`.git`, `.cache`, editor swap files), files and folders;
  * - `node_modules` folders: dependencies, not the project's roles or tests;
+ * - folders `skipFolder` names (the flows folder's `_judges/`: judge cases, not flow tests);
  * - symbolic links to folders, which are not followed, so a link cannot make the walk loop or
  *   leave the folder; a link to a file is read as that file (marked `link`: it may lead out of
  *   the folder, see `outsideRepository`), a dangling one is passed over.
  */
-export async function listFilesUnder(cwd: string, dir: string, accept: (name: string) => boolean): Promise<SourceFile[]> {
+export async function listFilesUnder(cwd: string, dir: string, accept: (name: string) => boolean, skipFolder?: (name: string) => boolean): Promise<SourceFile[]> {
   // The files' paths in the folder (`team/a.md`); each one's own path is the folder's plus that.
   const found: string[] = [];
   const links = new Set<string>();
@@ -79,7 +80,7 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
       if (entry.name.startsWith('.')) continue;
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') await walk(under(root, childRel), childRel);
+        if (entry.name !== 'node_modules' && skipFolder?.(entry.name) !== true) await walk(under(root, childRel), childRel);
       } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
       } else if (accept(entry.name) && entry.isSymbolicLink() && (await isFile(under(root, childRel)))) {

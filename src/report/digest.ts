@@ -131,3 +131,22 @@ export function idsText(ids: ExecutionIdsRecord | undefined): string {
   ];
   return escapeControls(parts.join(', '));
 }
+
+/**
+ * The judge verdicts of a repeat's assertions, one line each, for reports without a place of their
+ * own for them (JUnit's system-out): the judge, verdict, score, every reason, and the judge
+ * executions on the tenant.
+ */
+export function judgeLines(assertions: readonly AssertionResult[]): string[] {
+  return assertions.flatMap((a) => {
+    const j = a.judge;
+    if (!j) return [];
+    const score = j.score === undefined ? '' : ` score ${Math.round(j.score * 1000) / 1000}`;
+    const runs = j.executions.map((e) => idsText(e)).filter((t) => t !== '');
+    return [
+      escapeControls(`judge ${j.judge} on ${a.label}: ${j.verdict}${score}${j.cached ? ' (reused from the baseline report)' : ''}`),
+      ...j.reasons.map((r) => `  reason: ${escapeControls(r)}`),
+      ...(runs.length > 0 ? [`  judge executions: ${runs.join('; ')}`] : []),
+    ];
+  });
+}

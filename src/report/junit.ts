@@ -1,7 +1,7 @@
 import type { AssertionResult } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { notRunReason } from './build.js';
-import { idsText } from './digest.js';
+import { idsText, judgeLines } from './digest.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
 type Outcome =
@@ -81,15 +81,21 @@ function renderCase({ result, repeat, outcome }: Case): string {
   const open = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   // The tenant's ids of the execution, as testcase properties (what Jenkins and GitLab read).
   const ids = idProperties(repeat);
+  // Judge verdicts (reasons, the judge executions' ids) are told in system-out, whatever the outcome.
+  const judged = judgeLines(repeat.assertions);
+  const out = (note?: string): string => {
+    const said = [...(note === undefined ? [] : [escapeControls(note)]), ...judged];
+    return said.length === 0 ? '' : `\n      <system-out>${text(said.join('\n'))}</system-out>`;
+  };
   switch (outcome.kind) {
     case 'pass':
-      if (outcome.note === undefined && ids === '') return `${open}/>`;
-      return `${open}>${ids}${outcome.note === undefined ? '' : `\n      <system-out>${text(escapeControls(outcome.note))}</system-out>`}\n    </testcase>`;
+      if (outcome.note === undefined && ids === '' && judged.length === 0) return `${open}/>`;
+      return `${open}>${ids}${out(outcome.note)}\n    </testcase>`;
     case 'skipped':
-      return `${open}>${ids}\n      <skipped message="${attr(escapeControls(outcome.message))}"/>\n    </testcase>`;
+      return `${open}>${ids}\n      <skipped message="${attr(escapeControls(outcome.message))}"/>${out()}\n    </testcase>`;
     default: {
       const type = outcome.kind === 'error' ? 'ExecutionError' : 'AssertionError';
-      return `${open}>${ids}\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
+      return `${open}>${ids}\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>${out()}\n    </testcase>`;
     }
   }
 }

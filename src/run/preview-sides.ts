@@ -143,6 +143,9 @@ async function runSide(s: {
       open: () => Promise.resolve(tenant),
       now: ports.clock.now(),
       files: Promise.resolve({ ok: true, value: [...s.files] }),
+      // A preview tenant takes any Roles: plan policy is for plan, apply and promote.
+      planPolicy: false,
+      env: ports.env,
     });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
@@ -172,6 +175,7 @@ async function runSide(s: {
     assertions,
     commit: s.commit,
     rolesIgnore: s.config.roles.ignore,
+    judges: s.config.judges,
     workTree: () => workTreeState(ports.cwd, {}),
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));

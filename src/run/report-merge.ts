@@ -9,7 +9,7 @@ import { jsonText } from '../core/text/safe-text.js';
 import { checkReadableFile } from '../files/bounded-read.js';
 import { loadSchema } from '../files/package-root.js';
 import { writeFileAtomic } from '../files/role-files.js';
-import { TextSpool } from '../files/loop/spool.js';
+import { TextSpool } from '../files/runs/spool.js';
 import { parseReport, parseReportResult } from '../report/json.js';
 import { ReportMerge, mergedReport, type MergeTotals } from '../report/combine/merge.js';
 import { ReportScanner } from '../report/combine/scan.js';

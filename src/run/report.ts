@@ -1,7 +1,7 @@
 import { parseThreshold } from '../core/compare/index.js';
 import { RoleflowError } from '../core/errors.js';
 import { environmentSecrets } from '../core/text/redact.js';
-import { writeReportFile } from '../files/report-file.js';
+import { writeReportFile } from '../files/runs/report-file.js';
 import { resolve } from 'node:path';
 import { COMPARE_FORMATS, renderComparison } from '../report/combine/compare.js';
 import { missingShardsText } from '../report/digest.js';

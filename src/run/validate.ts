@@ -2,9 +2,10 @@ import { configuredTenant, tenantVars, type Config } from '../core/config/config
 import { formatIssue, RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';
-import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
+import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
+import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 import { embeddedFlowsOf, type EmbeddedFlowsFile } from '../files/config-file.js';
@@ -37,6 +38,7 @@ export async function validate(options: ValidateOptions, ports: Ports): Promise<
     tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
     testTenant: testTenantOf(config, ports.env),
     ...(embedded && { embeddedFlows: embedded }),
+    secrets: secretScanner(ports.env, config),
   });
   const valid = result.issues.length === 0;
   // On stderr whatever the format: warnings change neither the exit code nor the JSON.
@@ -74,6 +76,8 @@ export async function validateSources(
     strictEnd: boolean;
     /** Every tenant role files are rendered for, with its variables. */
     tenants?: readonly { name: string; vars: TenantVars }[];
+    /** What a secret looks like (`secretScanner`): a Role holding one is an error. Default: the key formats. */
+    secrets?: SecretScanner;
     /** The tenant `test` would run on (undefined: not known): tests that would be skipped there are warned of. */
     testTenant?: TenantTransports | undefined;
     /** The embedded tenant's flows file, when it is in use: the Roles its flows name must be in the role files. */
@@ -101,6 +105,7 @@ export async function validateSources(
       roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
+      result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
@@ -110,7 +115,7 @@ export async function validateSources(
   }
   let tests: FlowTestFile[] | undefined;
   if (hasFlows) {
-    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
+    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);

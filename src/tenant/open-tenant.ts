@@ -4,7 +4,7 @@ import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
 import { configRelative, embeddedFlowsOf } from '../files/config-file.js';
-import { ensureStateFolder, stateFolderOf } from '../files/state-folder.js';
+import { ensureStateFolder, stateFolderOf } from '../files/runs/state-folder.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
 import { closest } from '../core/text/schema.js';
 

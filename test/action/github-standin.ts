@@ -27,6 +27,10 @@ export interface GitHubStandin {
   pointPagesAt(origin: string): void;
   /** Add a comment made by someone else (to fill pages, or to quote ours). */
   seed(issue: number, body: string): void;
+  /** A review of pull request `pr` by `login` (`APPROVED`, `CHANGES_REQUESTED`, `COMMENTED`, `DISMISSED`), after the earlier ones. */
+  review(pr: number, login: string, state: string): void;
+  /** Commit `sha` was brought by pull request `pr` (what GET /commits/{sha}/pulls answers). */
+  linkCommit(sha: string, pr: number): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export interface GitHubStandin {
  */
 export async function startGitHubStandin(opts: { repository: string; token: string }): Promise<GitHubStandin> {
   const comments: StoredComment[] = [];
+  const reviews: { pr: number; login: string; state: string }[] = [];
+  const commitPulls = new Map<string, number[]>();
   const requests: GitHubStandin['requests'] = [];
   let failure: number | undefined;
   let pagesAt: string | undefined;
@@ -61,6 +67,13 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
     const base = `/repos/${opts.repository}`;
     const list = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${base}/issues/comments/(\\d+)$`).exec(url.pathname);
+    const reviewsOf = new RegExp(`^${base}/pulls/(\\d+)/reviews$`).exec(url.pathname);
+    const pullsOf = new RegExp(`^${base}/commits/([0-9a-f]+)/pulls$`).exec(url.pathname);
+    if (reviewsOf && req.method === 'GET') {
+      const pr = Number(reviewsOf[1]);
+      return send(res, 200, reviews.filter((r) => r.pr === pr).map((r, i) => ({ id: i + 1, user: { login: r.login }, state: r.state, commit_id: 'abcdef0123456789abcdef0123456789abcdef01' })));
+    }
+    if (pullsOf && req.method === 'GET') return send(res, 200, (commitPulls.get(pullsOf[1]!) ?? []).map((number) => ({ number, state: 'closed' })));
     if (list && req.method === 'GET') {
       const issue = Number(list[1]);
       const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
@@ -115,6 +128,12 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
     },
     seed: (issue, body) => {
       comments.push({ id: nextId++, issue, body, createdBy: 'seed' });
+    },
+    review: (pr, login, state) => {
+      reviews.push({ pr, login, state });
+    },
+    linkCommit: (sha, pr) => {
+      commitPulls.set(sha, [...(commitPulls.get(sha) ?? []), pr]);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -10,8 +10,7 @@ const runs: ActionRun[] = [];
 const bed = actionTestbed('roleflow-action-plan-', async () => {
   await mkdir(join(bed.workspace, 'project', 'roles'), { recursive: true });
   await writeFile(join(bed.workspace, 'project', 'roles', 'support.md'), roleFile('support-agent', 'Tier-1 support', 'You are a support agent.'));
-  // Secrets inside the files themselves: whatever roleflow prints, the Action must not repeat them.
-  await writeFile(join(bed.workspace, 'project', 'roles', 'leaky.md'), roleFile(`leaky-${ROLEFLOW_TOKEN}`, `uses ${GITHUB_TOKEN}`, `The key is ${ROLEFLOW_TOKEN}.`));
+  await writeFile(join(bed.workspace, 'project', 'roles', 'triage.md'), roleFile('triage-agent', 'Triage', 'You sort tickets.'));
   // Others' comments fill the first page, so ours is only found by following the Link header.
   for (let i = 0; i < 120; i++) bed.github.seed(PR_NUMBER, `LGTM ${i}`);
   bed.github.seed(PR_NUMBER, `> ${MARKER}\n> quoting the bot`);
@@ -76,7 +75,22 @@ describe('the Action, command: plan, on a pull request', () => {
       // The distinctive parts, so an escaped form (markdown entities, URL encoding) is caught too.
       for (const secret of [GITHUB_TOKEN, ROLEFLOW_TOKEN, 'STANDINtoken', '9f8e7d6c5b4a']) expect(everything).not.toContain(secret);
     }
-    expect(bed.github.comments.find((c) => c.createdBy === 'api')!.body).toContain('leaky-');
+  });
+
+  it('refuses role files holding the tokens (exit 1), annotated at their lines, the tokens never shown', async () => {
+    const leaky = join(bed.workspace, 'project', 'roles', 'leaky.md');
+    // Secrets inside the files themselves: a Role holding one is refused, and nothing repeats it.
+    await writeFile(leaky, roleFile(`leaky-${ROLEFLOW_TOKEN}`, `uses ${GITHUB_TOKEN}`, `The key is ${ROLEFLOW_TOKEN}.`));
+    try {
+      const run = await action({ command: 'plan' });
+      expect(run.outputs['exitcode']).toBe('1');
+      expect(run.log).toMatch(/^::error title=roleflow%3A invalid file,file=project\/roles\/leaky\.md,line=5,col=12::secrets: content holds the value of ROLEFLOW_TOKEN/m);
+      const everything = [visibleLog(run.log), run.summary, JSON.stringify(run.outputs), ...bed.github.comments.map((c) => c.body)].join('\n');
+      for (const secret of [GITHUB_TOKEN, ROLEFLOW_TOKEN, 'STANDINtoken', '9f8e7d6c5b4a']) expect(everything).not.toContain(secret);
+      expect(bed.github.comments.find((c) => c.createdBy === 'api')!.body).toContain('roles/leaky.md:5:12: secrets:');
+    } finally {
+      await rm(leaky);
+    }
   });
 
   it('reports changes in the outputs without failing the step; with --detailed-exitcode, exit 2 fails it unless told otherwise', async () => {

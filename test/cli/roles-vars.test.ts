@@ -5,7 +5,8 @@ import { emulator, project, seed, tenantState, TOKEN, type Project } from './rol
 
 /** Variables and per-tenant Roles, against two tenants on 127.0.0.1: staging and production. */
 
-const SECRET_LOOKING = 'sk-live-0123456789abcdef';
+// A long opaque value, sent as it is (a value in a key format, such as sk-…, would be refused as a secret).
+const SECRET_LOOKING = 'hint-live-0123456789abcdef';
 
 function config(staging: RunningEmulator, production: RunningEmulator): string {
   return [

@@ -16,7 +16,7 @@ import { writeShards } from './merge-kit.js';
  */
 const CHILD = `
 import { readFileSync, statSync } from 'node:fs';
-import { makeRedactor } from ${JSON.stringify(join(repoRoot, 'src/core/redact.ts'))};
+import { makeRedactor } from ${JSON.stringify(join(repoRoot, 'src/core/text/redact.ts'))};
 import { mergeReportFiles } from ${JSON.stringify(join(repoRoot, 'src/run/report-merge.ts'))};
 const [out, ...files] = process.argv.slice(2);
 const live = () => { globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion';
 import { RoleflowCommand } from '../base.js';
 import {
   allowEmptyPruneOption,
+  allowOption,
   allTenantsOption,
   applyConcurrencyOption,
   autoApproveOption,
@@ -74,6 +75,7 @@ export class ApplyCommand extends RoleflowCommand {
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
+  allow = allowOption('the plan (fresh or saved)');
   args = Option.Rest({ name: 'PLANFILE | ROLEFILE' });
   autoApprove = autoApproveOption('Apply a fresh plan without asking');
   concurrency = applyConcurrencyOption();
@@ -82,6 +84,6 @@ export class ApplyCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const { apply } = await import('../../run/roles/apply.js');
     const { tenants, baseUrl, wsUrl, allTenants, roles, prune, allowEmptyPrune, args, autoApprove, concurrency, json } = this;
-    return apply({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune, allowEmptyPrune, args, autoApprove, concurrency, json }, this.ports);
+    return apply({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune, allowEmptyPrune, allow: this.allow, args, autoApprove, concurrency, json }, this.ports);
   }
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { RoleflowCommand } from '../base.js';
-import { allowEmptyPruneOption, allTenantsOption, baseUrlOption, jsonOption, pruneOption, rolesOption, targetOption, tenantsOption, wsUrlOption } from '../options.js';
+import { allowEmptyPruneOption, allowOption, allTenantsOption, baseUrlOption, jsonOption, pruneOption, rolesOption, targetOption, tenantsOption, wsUrlOption } from '../options.js';
 
 export class PlanCommand extends RoleflowCommand {
   static override paths = [['plan']];
@@ -64,6 +64,7 @@ export class PlanCommand extends RoleflowCommand {
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
+  allow = allowOption();
   roleFiles = Option.Rest({ name: 'ROLEFILE' });
   outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
   json = jsonOption('Print the plan as JSON (same as --format json)');
@@ -73,7 +74,7 @@ export class PlanCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const { plan } = await import('../../run/roles/plan.js');
     const { tenants, baseUrl, wsUrl, allTenants, roles, prune, allowEmptyPrune, roleFiles, json, format, detailedExitcode } = this;
-    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune, allowEmptyPrune, roleFiles, out: this.outFile, json, format, detailedExitcode };
+    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune, allowEmptyPrune, allow: this.allow, roleFiles, out: this.outFile, json, format, detailedExitcode };
     return plan({ ...this.common, ...options }, this.ports);
   }
 }

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { RoleflowCommand } from '../base.js';
-import { allowEmptyPruneOption, applyConcurrencyOption, autoApproveOption, jsonOption, pruneOption, rolesOption } from '../options.js';
+import { allowEmptyPruneOption, allowOption, applyConcurrencyOption, autoApproveOption, jsonOption, pruneOption, rolesOption } from '../options.js';
 
 export class PromoteCommand extends RoleflowCommand {
   static override paths = [['promote']];
@@ -61,6 +61,7 @@ export class PromoteCommand extends RoleflowCommand {
   roles = rolesOption();
   prune = pruneOption();
   allowEmptyPrune = allowEmptyPruneOption();
+  allow = allowOption('--to');
   autoApprove = autoApproveOption('Apply to --to without asking');
   concurrency = applyConcurrencyOption();
   json = jsonOption('Print the result of applying as JSON on stdout');
@@ -68,6 +69,6 @@ export class PromoteCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const { promote } = await import('../../run/roles/promote.js');
     const { from, to, report, roles, prune, allowEmptyPrune, autoApprove, concurrency, json } = this;
-    return promote({ ...this.common, from, to, report, out: this.outFile, roles, prune, allowEmptyPrune, autoApprove, concurrency, json }, this.ports);
+    return promote({ ...this.common, from, to, report, out: this.outFile, roles, prune, allowEmptyPrune, allow: this.allow, autoApprove, concurrency, json }, this.ports);
   }
 }

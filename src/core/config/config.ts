@@ -1,6 +1,9 @@
 import type { Result } from '../errors.js';
 import { parseDuration } from '../flows/duration.js';
+import { parseJudges, type JudgeConfig, type RawJudge } from '../flows/judges/config.js';
 import type { ApiForms } from '../model.js';
+import { parsePolicy, type RawPolicy } from './policy/parse.js';
+import { emptyPolicy, type Policy } from './policy/types.js';
 import { mergeVars, VAR_NAME, type TenantVars } from '../roles/vars.js';
 import { validateAgainst } from '../text/schema.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
@@ -27,6 +30,10 @@ export interface Config {
   };
   local: { flowsConfig?: string; data: string; preview: boolean };
   preview: { maxExecutions: number };
+  /** `policy:` (lint, validate, plan, apply, promote); empty when absent. */
+  policy: Policy;
+  /** `judges:` by name, for `judge:` assertions. */
+  judges: Record<string, JudgeConfig>;
 }
 
 export interface TenantConfig {
@@ -75,6 +82,8 @@ interface RawConfig {
   flows?: { dir?: string; concurrency?: number; strict_end?: boolean; concurrency_total?: number; min_pass_rate?: string | number };
   local?: { flows_config?: string; data?: string; preview?: boolean };
   preview?: { max_executions?: number };
+  policy?: RawPolicy;
+  judges?: Record<string, RawJudge>;
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -87,7 +96,11 @@ export function parseConfig(text: string, file: string, schema: object): Result<
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
+  const policy = parsePolicy(raw.policy);
+  const judges = parseJudges(raw.judges);
   const issues = [
+    ...policy.issues,
+    ...judges.issues,
     ...varNameIssues(raw.vars, '/vars', 'vars'),
     ...Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => [...varNameIssues(t.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t)]),
   ];
@@ -130,6 +143,8 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         preview: raw.local?.preview ?? false,
       },
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
+      policy: policy.policy,
+      judges: judges.judges,
     },
   };
 }
@@ -143,6 +158,8 @@ export function defaultConfig(file?: string): Config {
     flows: { dir: 'flows', concurrency: 4, strictEnd: false },
     local: { data: '.roleflow/local.json', preview: false },
     preview: { maxExecutions: 500 },
+    policy: emptyPolicy(),
+    judges: {},
   };
 }
 

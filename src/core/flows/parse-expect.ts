@@ -1,4 +1,4 @@
-import { closest } from '../text/schema.js';
+import { closest, schemaProblems } from '../text/schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
 import { globToRegExp } from '../text/glob.js';
@@ -14,11 +14,21 @@ import {
   type Located,
   type Operator,
   type OutputAssertion,
+  type SimilarityMetric,
   type StepsExpectation,
 } from './types.js';
 
 /** Keys of an assertion besides its operator, and the operator they belong to (undefined: any). */
-const MODIFIERS: Record<string, Operator | undefined> = { path: undefined, not: undefined, ignore: 'snapshot', min_chars: 'not_leaks' };
+const MODIFIERS: Record<string, Operator | undefined> = {
+  path: undefined,
+  not: undefined,
+  ignore: 'snapshot',
+  min_chars: 'not_leaks',
+  rubric: 'judge',
+  reference: 'judge',
+  min_score: 'judge',
+  votes: 'judge',
+};
 /** The modifiers that belong to one operator, and it (once, not per assertion loaded). */
 const OWNED_MODIFIERS = Object.entries(MODIFIERS).filter((e): e is [string, Operator] => e[1] !== undefined);
 const IS_OPERATOR: ReadonlySet<string> = new Set(OPERATORS);
@@ -85,7 +95,9 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     const compiled = compileUserSchema(a[operator]);
     if (compiled.ok) assertion.check = compiled.check;
-    else if (!compiled.shape) ctx.report(ptr(pointer, operator), compiled.error);
+    // Checked against the draft-07 meta-schema: each faulty key is reported at its value.
+    else if (compiled.shape) for (const p of schemaProblems(compiled.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else ctx.report(ptr(pointer, operator), compiled.error);
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -94,8 +106,37 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     ctx.report(pointer, `"not" cannot be used with ${operator}`, 'not');
   }
   if (operator === 'snapshot') assertion.ignore = arr(a['ignore']).map(String);
+  loadTextAssertion(assertion, a, pointer, ctx);
   if (operator === 'not_leaks') assertion.minChars = int(a['min_chars']) ?? DEFAULT_MIN_CHARS;
   return assertion;
+}
+
+/** What `similar`, a tolerant `snapshot` and `judge` take besides their operand. */
+function loadTextAssertion(assertion: OutputAssertion, a: Record<string, unknown>, pointer: string, ctx: LoadContext): void {
+  const operand = rec(a[assertion.operator]);
+  if (assertion.operator === 'similar') {
+    const to = operand['to'];
+    assertion.similar = { metric: metricOf(operand['metric']), gte: typeof operand['gte'] === 'number' ? operand['gte'] : 1 };
+    if (typeof to === 'string') assertion.similar.to = to;
+    else if (typeof rec(to)['file'] === 'string') assertion.similar.file = rec(to)['file'] as string;
+  }
+  if (assertion.operator === 'snapshot' && a['snapshot'] !== true) {
+    const tolerance = rec(operand['tolerance']);
+    assertion.tolerance = { metric: metricOf(tolerance['metric']), gte: typeof tolerance['gte'] === 'number' ? tolerance['gte'] : 1 };
+  }
+  if (assertion.operator === 'judge') {
+    const votes = int(a['votes']) ?? 1;
+    if (votes % 2 === 0) ctx.report(ptr(pointer, 'votes'), `votes ${votes} is even: make it odd, so a majority always decides`);
+    if (typeof a['rubric'] !== 'string') ctx.report(pointer, 'judge needs a rubric: what the output must do, in words');
+    assertion.judge = { name: String(a['judge']), rubric: typeof a['rubric'] === 'string' ? a['rubric'] : '', votes };
+    if (typeof a['reference'] === 'string') assertion.judge.reference = a['reference'];
+    if (typeof a['min_score'] === 'number') assertion.judge.minScore = a['min_score'];
+    if (assertion.not) ctx.report(pointer, '"not" cannot be used with judge: write the rubric the other way round', 'not');
+  }
+}
+
+function metricOf(value: unknown): SimilarityMetric {
+  return value === 'token-f1' || value === 'levenshtein' ? value : 'rouge-l';
 }
 
 function loadSteps(value: unknown, pointer: string, ctx: LoadContext): StepsExpectation {

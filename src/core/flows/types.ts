@@ -93,6 +93,8 @@ export const OPERATORS = [
   'schema',
   'snapshot',
   'not_leaks',
+  'similar',
+  'judge',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -125,6 +127,43 @@ export interface OutputAssertion extends Located {
   ignore?: string[];
   /** `not_leaks`: the shortest verbatim run of a Role that counts as a leak. */
   minChars?: number;
+  /** `similar`: the text to compare with (a `{file}` is read by the loader), the metric and the least similarity. */
+  similar?: { to?: string; file?: string; metric: SimilarityMetric; gte: number };
+  /** `snapshot: {tolerance}`: a snapshot that differs passes when this similar to it (the diff still shown). */
+  tolerance?: { metric: SimilarityMetric; gte: number };
+  /** `judge`: the judge of the config, the rubric and how its verdicts are counted. */
+  judge?: JudgeAssertion;
+}
+
+export type SimilarityMetric = 'rouge-l' | 'token-f1' | 'levenshtein';
+
+export interface JudgeAssertion {
+  name: string;
+  rubric: string;
+  reference?: string;
+  /** The least mean score of the votes that passes (when the judge gives scores). */
+  minScore?: number;
+  /** Judge executions; the majority of their verdicts is the verdict. Odd. */
+  votes: number;
+}
+
+/**
+ * A judge's verdict on one output (`judge` assertions), as every report records it: the majority
+ * of `votes` executions of the judge flow. `digest` (of the judge, the output, the rubric, the
+ * reference and the judge Role's content) is what reruns find it by, to reuse it.
+ */
+export interface JudgeRecord {
+  judge: string;
+  digest: string;
+  verdict: 'pass' | 'fail' | 'error';
+  /** The mean of the votes' scores, when the judge gave any. */
+  score?: number;
+  /** Every vote's reason (an execution that failed: its error). */
+  reasons: string[];
+  /** The judge executions' ids on the tenant, one per vote. */
+  executions: { flow_id?: string; execution_id?: string; connection_id?: string; message_ids?: string[] }[];
+  /** Reused from an earlier run's report (`--baseline`), not judged again. */
+  cached?: true;
 }
 
 /**
@@ -143,6 +182,10 @@ export interface AssertionContext {
    * masked, so a snapshot file never holds a secret.
    */
   mask?: (value: unknown) => unknown;
+  /** The verdict of `judge` assertions on an output (judged before the test is built); undefined: not judged. */
+  judged?: (a: OutputAssertion, output: unknown) => JudgeRecord | undefined;
+  /** `--no-judge`: judge assertions are skipped (never passed). */
+  noJudge?: boolean;
 }
 
 /**
@@ -239,6 +282,8 @@ export interface AssertionResult extends Located {
   message: string;
   /** A failed `snapshot`: the unified diff of the YAML, snapshot (`-`) to received (`+`). */
   diff?: string;
+  /** A `judge` assertion: the verdict, score, reasons and the judge executions' ids. */
+  judge?: JudgeRecord;
 }
 
 /** A compiled JSON Schema of a `schema` assertion: the failures of `value` at `path` (none: it fits). */

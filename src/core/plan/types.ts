@@ -73,10 +73,28 @@ export interface DeleteChange extends ChangeBase {
 export type PlanChange = CreateChange | UpdateChange | DeleteChange;
 
 export interface PlanGuard {
-  kind: 'protected' | 'max_deletes' | 'empty_prune';
+  /** `policy`: a plan policy finding of level hard, or error without an `--allow`. */
+  kind: 'protected' | 'max_deletes' | 'empty_prune' | 'policy';
   message: string;
   /** The protected Role's name. */
   name?: string;
+}
+
+/** A finding of plan policy (`policy.plan`, `src/core/policy`), as the plan records it. */
+export interface PlanFinding {
+  rule: string;
+  /** warn: shown; error: refuses unless an `--allow` overrides it; hard: always refuses. */
+  level: 'warn' | 'error' | 'hard';
+  message: string;
+  tenant: string;
+  /** The Role the finding is about; absent for a rule over the whole plan (`max_changes`). */
+  role?: string;
+  /** Its role file, when it has one. */
+  file?: string;
+  /** `sha256:` of the rule, the Role and the content it was found in: what an `--allow` is bound to. */
+  fingerprint: string;
+  /** An `--allow` overrides it (an error finding only, never a hard one). */
+  allowed?: true;
 }
 
 export interface PlanSummary {
@@ -104,6 +122,8 @@ export interface Plan {
   guards: PlanGuard[];
   /** Problems in the role files found while matching (exit 1, nothing sent). */
   issues: Issue[];
+  /** The findings of `policy.plan` (the refusing ones are also guards); absent without plan rules. */
+  policy?: PlanFinding[];
   /**
    * `sha256:` of the rest of the plan as `renderPlanJson` writes it (see `planDigest`): written
    * with every JSON plan, checked by `apply PLANFILE`, so an altered saved plan is refused.

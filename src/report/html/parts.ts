@@ -1,5 +1,5 @@
 import { wallSamples, stepSamples } from '../../core/compare/index.js';
-import { formatMs } from '../../core/flows/index.js';
+import { formatMs, type AssertionResult } from '../../core/flows/index.js';
 import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from '../digest.js';
 import { distributionSvg, esc, timelineSvg, waterfallSvg } from './charts.js';
 import type { RepeatResult, RunReport, TestResult } from '../model.js';
@@ -101,10 +101,20 @@ function repeatBlock(r: TestResult, x: RepeatResult): string {
   const picture = r.transport === 'https' ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
   const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : '';
   const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}${judgeBlock(a)}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
   );
   const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
   return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;
+}
+
+/** A judge assertion's verdict: the reasons, one per vote, and the judge executions' ids on the tenant. */
+function judgeBlock(a: AssertionResult): string {
+  const j = a.judge;
+  if (!j) return '';
+  const score = j.score === undefined ? '' : ` · score ${Math.round(j.score * 1000) / 1000}`;
+  const reasons = j.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('');
+  const runs = j.executions.map((e) => `<code>${esc(idsText(e))}</code>`).join(' ');
+  return `<div class="judge">judge ${esc(j.judge)}: <b class="${j.verdict === 'pass' ? 'pass' : 'fail'}">${esc(j.verdict)}</b>${esc(score)}${j.cached ? ' (reused)' : ''}${reasons ? `<ul>${reasons}</ul>` : ''}${runs ? `<div class="ids">judge executions: ${runs}</div>` : ''}</div>`;
 }
 
 /** Enough repeats to see a test's executions without a page too large to open: the first ones and every failed one, up to a bound. */

@@ -9,6 +9,7 @@ import {
   snapshotKey,
   unknownLeakRoles,
   usesOperator,
+  unknownJudges,
   valueAt,
   withoutIgnored,
   type AssertionContext,
@@ -21,7 +22,8 @@ import {
   type Transport,
 } from '../../core/flows/index.js';
 import { plural, type RoleFile } from '../../core/roles/index.js';
-import { loadRoleTexts, rolesDirOf } from '../../files/role-files.js';
+import { loadRoleFiles, loadRoleTexts, rolesDirOf } from '../../files/role-files.js';
+import { dirExists, type SourceDir } from '../../files/source-files.js';
 import { readSnapshotFile, snapshotFileOf, writeSnapshotFile } from '../../files/snapshot-files.js';
 import type { SourceFile } from '../../files/source-files.js';
 
@@ -39,6 +41,10 @@ export interface AssertionSetupOptions {
   roleFiles?: readonly RoleFile[];
   /** Write no snapshot file (`preview`): a missing snapshot is compared within the run only. */
   readOnly?: boolean;
+  /** `--no-judge`: judge assertions are skipped, never passed. */
+  noJudge?: boolean;
+  /** Read the judges' prompt Roles whatever the flows hold (`test --judges`). */
+  judgeRoles?: boolean;
 }
 
 interface SnapshotFileState {
@@ -61,6 +67,10 @@ interface SnapshotFileState {
 export class AssertionFiles {
   private readonly indexes = new Map<string, LeakIndex | undefined>();
   private mask: ((value: unknown) => unknown) | undefined;
+  /** `--no-judge`. */
+  noJudge = false;
+  /** The contents of the judges' prompt Roles, by name (read only when a test has a judge assertion). */
+  judgeRoles: ReadonlyMap<string, string> = new Map();
 
   private constructor(
     private readonly roles: readonly RoleText[],
@@ -97,8 +107,13 @@ export class AssertionFiles {
       if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
       snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: new Set(), changed: 0 });
     }
+    const judged = options.judgeRoles || usesOperator(options.flows, 'judge') ? await judgeRoleContents(options) : { roles: new Map<string, string>(), issues: [] };
+    issues.push(...judged.issues);
     if (issues.length > 0) throw new InvalidFilesError(issues);
-    return new AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
+    const files = new AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
+    files.noJudge = options.noJudge === true;
+    files.judgeRoles = judged.roles;
+    return files;
   }
 
   /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
@@ -136,6 +151,7 @@ export class AssertionFiles {
     if (this.ci) context.ci = true;
     context.leaks = (role, minChars) => this.leakIndex(role, minChars);
     if (this.mask) context.mask = this.mask;
+    if (this.noJudge) context.noJudge = true;
     return context;
   }
 
@@ -167,8 +183,29 @@ export class AssertionFiles {
   }
 }
 
+/**
+ * The judges `judge` assertions name, checked against the config's `judges:` (an unknown one is an
+ * issue at the assertion), and the content of each judge's prompt Role from the roles folder
+ * (absent there: ''), which every verdict's digest holds.
+ */
+async function judgeRoleContents(options: AssertionSetupOptions): Promise<{ roles: Map<string, string>; issues: Issue[] }> {
+  const { judges } = options.config;
+  const issues = unknownJudges(options.flows, Object.keys(judges));
+  const roles = new Map<string, string>();
+  const files = options.roleFiles ? { ok: true as const, value: options.roleFiles } : await loadRoleFilesIfAny(options.cwd, rolesDirOf(options.cwd, options.config, undefined));
+  if (!files.ok) return { roles, issues: [...issues, ...files.issues] };
+  const wanted = new Set(Object.values(judges).map((j) => j.role));
+  for (const f of files.value) if (wanted.has(f.name)) roles.set(f.name, f.content);
+  return { roles, issues };
+}
+
 /** `CI` set to anything but empty, `0` or `false`, as CI services do. */
 function isCi(env: Record<string, string | undefined>): boolean {
   const v = env['CI'];
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** The role files of `dir`; none when the folder does not exist (a judge's Role is then "" ). */
+async function loadRoleFilesIfAny(cwd: string, dir: SourceDir): Promise<{ ok: true; value: readonly RoleFile[] } | { ok: false; issues: Issue[] }> {
+  return (await dirExists(dir)) ? loadRoleFiles(cwd, dir) : { ok: true, value: [] };
 }

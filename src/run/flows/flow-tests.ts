@@ -1,4 +1,4 @@
-import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../../core/flows/index.js';
+import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type JudgeRecord, type OutputAssertion, type Transport } from '../../core/flows/index.js';
 import type { TenantClient } from '../../core/model.js';
 import { buildTestResult, type TestRun } from '../../report/build.js';
 import type { TestResult } from '../../report/model.js';
@@ -35,6 +35,11 @@ export interface RunTestsOptions {
   assertions?: { contextFor(test: FlowTest, transport: Transport, executions?: readonly (ExecutionResult | undefined)[]): AssertionContext };
   /** `--baseline`: the report that relative budgets (`"< baseline + 20%"`) are judged against. */
   baseline?: Baseline;
+  /** `judge` assertions: judged once a test's executions are over, before its result is built (`JudgeRunner`). */
+  judges?: {
+    judgeExecutions(test: FlowTest, executions: readonly (ExecutionResult | undefined)[]): Promise<void>;
+    lookup(a: OutputAssertion, value: unknown): JudgeRecord | undefined;
+  };
 }
 
 export interface RunOutcome {
@@ -102,7 +107,8 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const finish = (index: number, executions: (ExecutionResult | undefined)[]): void => {
     const run = runs[index]!;
     const stopped = signal?.aborted ? 'interrupt' : 'bail';
-    const context = options.assertions?.contextFor(run.test, run.transport, executions);
+    const context = options.assertions?.contextFor(run.test, run.transport, executions) ?? (options.judges ? {} : undefined);
+    if (context && options.judges) context.judged = options.judges.lookup;
     const testRun: TestRun = { test: run.test, transport: run.transport, executions, stopped };
     if (run.skip !== undefined) testRun.skip = run.skip;
     if (context) testRun.context = context;
@@ -129,7 +135,9 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
       const repeat = queue[next++]!;
       const test = pending[index]!;
       test.executions[repeat] = await runOne(runs[index]!, repeat, test.failures);
-      if (--test.left === 0) finish(index, test.executions);
+      if (--test.left > 0) continue;
+      await options.judges?.judgeExecutions(runs[index]!.test, test.executions);
+      finish(index, test.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));

@@ -3,7 +3,7 @@ import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
 import { badTagFlag, failedIn, lastFailed, lastRunRecord, parsePassRate, type RerunSet, type TagFilter } from '../../core/runs/loop/index.js';
 import { durationsOf } from '../../core/runs/shards/index.js';
-import { lastRunFileOf, readLastRun, recordLastRun, type LastRunLocation } from '../../files/loop/last-run.js';
+import { lastRunFileOf, readLastRun, recordLastRun, type LastRunLocation } from '../../files/runs/last-run.js';
 import { displayPath } from '../../files/source-files.js';
 import type { RunReport, ShardPlanRecord } from '../../report/model.js';
 import type { ShardPlan } from '../../core/runs/shards/index.js';

@@ -17,6 +17,8 @@ import { packageVersion } from '../../files/package-root.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
 import { noMatchReason, type LoopSelection } from './test-loop.js';
+import { JudgeRunner, judgeCache } from './judges.js';
+import type { JudgeConfig } from '../../core/flows/judges/index.js';
 import { runTests, type RunEvents } from './flow-tests.js';
 import { listRolesDigest, rolesRecord } from './tested-against.js';
 import { readJsonReports } from '../read-reports.js';
@@ -88,9 +90,9 @@ export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean },
+  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean; noJudge?: boolean; judgeRoles?: boolean },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }) });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }), ...(opts.noJudge && { noJudge: true }), ...(opts.judgeRoles && { judgeRoles: true }) });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
@@ -143,6 +145,8 @@ export async function runTestSession(opts: {
   commit?: string | undefined;
   /** `runSelection`: which tests the run was asked for. */
   selection?: RunSelection | undefined;
+  /** The config's `judges:`, for `judge` assertions (not run under `--no-judge`). */
+  judges?: Readonly<Record<string, JudgeConfig>>;
   /** The config's `roles.ignore`: the Roles the report's digests leave out, as the plan does. */
   rolesIgnore: readonly string[];
   /** The work tree's state (`workTreeState`) before the first execution, and after the last. */
@@ -161,6 +165,18 @@ export async function runTestSession(opts: {
   const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree('start')]);
   const startedAt = new Date();
   const started = performance.now();
+  const judgeRoles = opts.assertions?.judgeRoles;
+  const judging =
+    opts.judges && judgeRoles && !opts.assertions!.noJudge && opts.runs.some((r) => r.test.expect.outputs.some((a) => a.operator === 'judge'))
+      ? new JudgeRunner({
+          client: tenant.client,
+          judges: opts.judges,
+          roleContent: (role) => judgeRoles.get(role) ?? '',
+          cache: judgeCache(opts.baseline?.report),
+          hasWs: tenant.target.wsUrl !== undefined,
+          signal: opts.signal,
+        })
+      : undefined;
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -171,6 +187,7 @@ export async function runTestSession(opts: {
     events: opts.events,
     ...(opts.baseline && { baseline: opts.baseline }),
     ...(opts.assertions && { assertions: opts.assertions }),
+    ...(judging && { judges: judging }),
   });
   const finishedAt = new Date();
   const durationMs = performance.now() - started;

@@ -14,6 +14,7 @@ import { redactResult } from '../../report/run-report.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { reportSinks } from '../report.js';
+import { judgeAgreement } from './judge-agreement.js';
 import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { shardConcurrency } from '../../core/runs/shards/index.js';
 import { loopSelection, readTestLoop, recordRun, rerunRecord, shardPlanRecord, type LoopFlags, type TestLoop } from './test-loop.js';
@@ -45,6 +46,10 @@ export interface TestOptions extends CommonOptions, ManyTenantsOptions, LoopFlag
   /** `--shard-total N` (with `--shard auto`). */
   shardTotal?: number | undefined;
   watch?: boolean | undefined;
+  /** `--no-judge`: judge assertions are skipped, never passed; no judge flow runs. */
+  noJudge?: boolean;
+  /** `--judges`: the judge cases of flows/_judges/ instead of the flow tests (`judgeAgreement`). */
+  judges?: boolean;
 }
 
 /**
@@ -60,6 +65,7 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   const flags: SelectionFlags = { grep, shard, shardTotal, transport, repeat, passWithNoTests, tags, excludeTags };
   const parsed = parseSelectionFlags(flags, ports.env);
   const config = await configOf(options, ports);
+  if (options.judges) return judgeAgreement(options, ports, config);
   const loop = await readTestLoop(ports.cwd, config, options);
   const several = await severalTenants(config, options);
   if (options.watch) return watchTest(options, ports, config, several, (paths, inner) => test({ ...options, watch: false, paths }, inner));
@@ -73,7 +79,7 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
       await tenant.close();
       return ExitCode.Ok;
     }
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets, plan } = runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, ports.env);
     ports.output.addSecrets(secrets);
     const selection = runSelection(ports.cwd, config, options.paths, { ...flags, ...(rerun && { rerun: rerunRecord(rerun) }) });
@@ -144,6 +150,7 @@ function testRun(options: TestOptions, ports: Ports, config: Config, loop: TestL
       commit: await testedCommit(),
       rolesIgnore: config.roles.ignore,
       workTree,
+      judges: config.judges,
       events: {
         started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
         finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),

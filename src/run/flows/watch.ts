@@ -6,7 +6,7 @@ import { classifyChange, rerunScope, watchedFile, type WatchedChange, type Watch
 import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../../files/flow-files.js';
 import { rolesDirOf } from '../../files/role-files.js';
 import { displayPath } from '../../files/source-files.js';
-import { digestOf, filesUnder, startWatchers } from '../../files/loop/watch-files.js';
+import { digestOf, filesUnder, startWatchers } from '../../files/runs/watch-files.js';
 import { isEmbedded, type OpenTenant } from '../../tenant/open-tenant.js';
 import { describeError } from '../../terminal/error-line.js';
 import type { Ports } from '../ports.js';

@@ -9,6 +9,7 @@ import { ExitCode, type Ports } from '../ports.js';
 import { applyTenantsInOrder, TENANTS_AT_ONCE } from '../several-tenants.js';
 import { openTenants } from '../tenants.js';
 import { checkSavedPlan, openSavedPlan } from './saved-plan.js';
+import { parseAllows } from '../policy/policy-flags.js';
 import { carryOutPlan, ended, finishApply, tenantHeading, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
 
 /**
@@ -57,7 +58,7 @@ function refuseSavedTenants(ports: Ports, planFile: string, saved: TenantPlans, 
  */
 export async function applySaved(ports: Ports, config: Config, planFile: string, plan: Plan, flags: ApplyFlags, open: () => Promise<OpenTenant>, several = false): Promise<TenantApplyEnd> {
   const { output } = ports;
-  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan, open });
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan, open, allows: parseAllows(flags.allow ?? []) });
   if ('refused' in checked) {
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan.tenant.name);

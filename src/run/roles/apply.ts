@@ -31,7 +31,7 @@ export async function apply(options: ApplyOptions, ports: Ports): Promise<number
   const problem = applyArgumentProblem(args, planFile, options);
   if (problem !== undefined) throw new RoleflowError(problem, 'usage');
   const config = await configOf(options, ports);
-  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow };
   if (planFile !== undefined) return applyPlanFile(options, ports, config, planFile, flags);
   const several = await severalTenants(config, options);
   const selection = { ...options, roleFiles: args };

@@ -24,6 +24,8 @@ export interface ApplyFlags {
   protect: readonly string[];
   /** The commands that save the plan for review and carry it out, for the refusal off a terminal (default `plan --out`, `apply`). */
   saveAndApply?: string;
+  /** `--allow`: overrides of plan policy for a saved plan, besides those it records. */
+  allow?: readonly string[] | undefined;
 }
 
 /** How one tenant's apply ended: its exit code and what `--json` says of it. */

@@ -4,7 +4,9 @@ import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../..
 import type { Role } from '../../core/model.js';
 import { computePlan, type Plan } from '../../core/plan/index.js';
 import { membershipNotes, roleFilesForTenant, unmatchedTenantWarnings, type RoleFile } from '../../core/roles/index.js';
+import { roleSecretIssues, secretScanner, type Allow } from '../../core/config/policy/index.js';
 import { loadRoleFiles } from '../../files/role-files.js';
+import { withPolicy } from '../policy/plan-policy.js';
 import { displayPath, type SourceDir } from '../../files/source-files.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 
@@ -44,10 +46,20 @@ export async function makeFreshPlan(opts: {
   roleFiles?: readonly string[];
   /** The role files already being read (`loadRoleFiles` of `rolesDir`): a run over several tenants reads them once. */
   files?: Promise<Result<RoleFile[]>>;
+  /** The environment: its secret variables are secrets no Role may hold (key formats are looked for anyway). */
+  env?: Record<string, string | undefined>;
+  /** `--allow`: overrides of `policy.plan` error findings. */
+  allows?: readonly Allow[];
+  /** false: no `policy.plan` (the plans `preview` makes of a preview tenant). */
+  planPolicy?: false;
 }): Promise<FreshPlan> {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
+  // A secret in a Role stops here, before the tenant is asked: it would be sent and shown.
+  const scanner = secretScanner(opts.env ?? {}, opts.config);
+  const secrets = roleSecretIssues(files.value, scanner);
+  if (secrets.length > 0) throw new InvalidFilesError(secrets);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
@@ -56,6 +68,9 @@ export async function makeFreshPlan(opts: {
     const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
     const { kept, excluded } = forTenant.value;
+    // …and one that a variable puts in, as this tenant would get it.
+    const rendered = roleSecretIssues(kept, scanner).map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${name})` }));
+    if (rendered.length > 0) throw new InvalidFilesError(rendered);
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
     const plan = computePlan(kept, remote, {
@@ -70,6 +85,7 @@ export async function makeFreshPlan(opts: {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true,
     });
+    if (opts.planPolicy !== false) plan.notes.push(...(await withPolicy(opts.cwd, opts.config, plan, opts.allows ?? [])));
     const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));

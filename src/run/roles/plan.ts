@@ -7,6 +7,7 @@ import { shownUrl } from '../../core/text/printed-url.js';
 import { quote } from '../../core/roles/display.js';
 import { tenantError } from '../../core/tenants/index.js';
 import { planNotSavedLine, savePlan } from '../../files/plan-file.js';
+import { secretScanner } from '../../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { oneTenant, openOneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { planner, type RoleSelection } from './planning.js';
@@ -64,7 +65,7 @@ export async function plan(options: PlanOptions, ports: Ports): Promise<number> 
     return ExitCode.Refused;
   }
   if (options.out !== undefined) {
-    await savePlan(resolve(ports.cwd, options.out), plan);
+    await savePlan(resolve(ports.cwd, options.out), plan, secretScanner(ports.env, config));
     // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
     const where = [options.baseUrl !== undefined && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== undefined && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join('');
     output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
@@ -125,7 +126,7 @@ async function planSeveral(options: PlanOptions, ports: Ports, config: Config, n
     return ExitCode.Refused;
   }
   if (options.out !== undefined) {
-    await savePlan(resolve(ports.cwd, options.out), planned);
+    await savePlan(resolve(ports.cwd, options.out), planned, secretScanner(ports.env, config));
     const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
     output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${options.out}`);
   }

@@ -7,6 +7,7 @@ import { makeFreshPlan, type FreshPlan } from './fresh-plan.js';
 import type { Ports } from '../ports.js';
 import { planTenants, type TenantPlanning } from '../several-tenants.js';
 import { openTenants } from '../tenants.js';
+import { parseAllows } from '../policy/policy-flags.js';
 
 /** The options that choose the role files and how they are planned. */
 export interface RoleSelection {
@@ -19,6 +20,8 @@ export interface RoleSelection {
   targets?: readonly string[] | undefined;
   /** Role files given as arguments: their Roles join the targets. */
   roleFiles?: readonly string[];
+  /** `--allow RULE[:ROLE][@FP]`: overrides of plan policy error findings. */
+  allow?: readonly string[] | undefined;
 }
 
 export type PlannedTenant = FreshPlan & { rolesDir: SourceDir };
@@ -42,6 +45,7 @@ export interface Planner {
 export function planner(config: Config, selection: RoleSelection, ports: Ports): Planner {
   const shown = new Set<string>();
   const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
+  const allows = parseAllows(selection.allow ?? []);
   const planFor = async (open: () => Promise<OpenTenant>, files?: ReturnType<typeof loadRoleFiles>): Promise<PlannedTenant> => {
     const fresh = await makeFreshPlan({
       ...(files && { files }),
@@ -54,6 +58,8 @@ export function planner(config: Config, selection: RoleSelection, ports: Ports):
       now: ports.clock.now(),
       targets: selection.targets ?? [],
       roleFiles: selection.roleFiles ?? [],
+      env: ports.env,
+      allows,
     });
     for (const line of fresh.warnings.map(formatIssue)) {
       if (shown.has(line)) continue;

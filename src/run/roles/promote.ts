@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
+import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { renderPlanText, type Plan } from '../../core/plan/index.js';
 import { showName } from '../../core/roles/display.js';
 import { isTenantFailure, selectTenants, tenantError } from '../../core/tenants/index.js';
 import { savePlan } from '../../files/plan-file.js';
+import { secretScanner } from '../../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { promotionRefusals } from './promote-gate.js';
 import { openTenants } from '../tenants.js';
@@ -20,6 +22,8 @@ export interface PromoteOptions extends CommonOptions {
   roles?: string | undefined;
   prune?: boolean | undefined;
   allowEmptyPrune: boolean;
+  /** `--allow`: overrides of plan policy error findings on `to`. */
+  allow?: readonly string[] | undefined;
   autoApprove: boolean;
   concurrency?: number | undefined;
   json: boolean;
@@ -42,7 +46,7 @@ export async function promote(options: PromoteOptions, ports: Ports): Promise<nu
   selectTenants(config, { named: [from, to], all: false });
   // Both tenants' config and token before anything is sent to either.
   const [fromTenant, toTenant] = await openTenants(ports, config, [from, to]);
-  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune }, ports);
+  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune, allow: options.allow }, ports);
   // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
   const planOf = (name: string) =>
     plans.one(() => Promise.resolve(name === from ? fromTenant! : toTenant!)).catch((error: unknown) => {
@@ -70,7 +74,7 @@ export async function promote(options: PromoteOptions, ports: Ports): Promise<nu
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
   output.err(`Promoting from ${from} to ${to}: ${from} matches the role files, and ${options.report} passed there at this commit.`);
   const shown = renderPlanText(plan, { color: output.color(options.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
-  if (options.out !== undefined) return savePromotionPlan(ports, shown, plan, options.out, to);
+  if (options.out !== undefined) return savePromotionPlan(ports, config, shown, plan, options.out, to);
   // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
   const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
   const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
@@ -81,13 +85,13 @@ export async function promote(options: PromoteOptions, ports: Ports): Promise<nu
 }
 
 /** `--out`: the plan of `to` shown and saved, as `plan --out` does (not when guards refuse it). */
-async function savePromotionPlan(ports: Ports, shown: string, plan: Plan, out: string, to: string): Promise<number> {
+async function savePromotionPlan(ports: Ports, config: Config, shown: string, plan: Plan, out: string, to: string): Promise<number> {
   ports.output.out(shown);
   if (plan.guards.length > 0) {
     ports.output.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join('\n'));
     return ExitCode.Refused;
   }
-  await savePlan(resolve(ports.cwd, out), plan);
+  await savePlan(resolve(ports.cwd, out), plan, secretScanner(ports.env, config));
   ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
   return ExitCode.Ok;
 }

@@ -6,6 +6,8 @@ import { quote, showName } from '../../core/roles/index.js';
 import { readSavedPlan } from '../../files/plan-file.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { planTenantOf } from './fresh-plan.js';
+import type { Allow } from '../../core/config/policy/index.js';
+import { savedPlanPolicyRefusals } from '../policy/plan-policy.js';
 
 /**
  * `apply PLANFILE`: the tenant must be the one the plan was made for and every planned Role as
@@ -36,11 +38,16 @@ export async function openSavedPlan(opts: {
   open: () => Promise<OpenTenant>;
   /** The plan, already read from `planFile` (one tenant's of a saved plan of several). */
   plan?: Plan;
+  /** `--allow` given to `apply PLANFILE`, besides the overrides the plan records. */
+  allows?: readonly Allow[];
 }): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: SavedPlanRefusal }> {
   const plan = opts.plan ?? (await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile));
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  const refusals = [
+    ...savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }),
+    ...savedPlanPolicyRefusals(plan, opts.config, opts.allows),
+  ];
   if (refusals.length > 0) return { refused: { plan, what: 'is refused', reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons: string[];

@@ -25,6 +25,22 @@ export function unknownLeakRoles(files: readonly FlowTestFile[], roleNames: read
   );
 }
 
+/** A `judge` naming no judge of the config's `judges:`: an issue at the assertion. */
+export function unknownJudges(files: readonly FlowTestFile[], judges: readonly string[]): Issue[] {
+  const known = new Set(judges);
+  return files.flatMap((f) =>
+    f.tests.flatMap((t) =>
+      t.expect.outputs
+        .filter((a) => a.operator === 'judge' && !known.has(a.judge!.name))
+        .map((a) => {
+          const guess = closest(a.judge!.name, [...known]);
+          const hint = guess ? ` (did you mean "${guess}"?)` : known.size === 0 ? ' (the config has no judges:)' : '';
+          return { file: f.file, line: a.line, col: a.col, message: `judge: no judge named ${JSON.stringify(a.judge!.name)} in the config's judges:${hint}` };
+        }),
+    ),
+  );
+}
+
 const ALL_TRANSPORTS: readonly Transport[] = ['https', 'ws'];
 
 /**

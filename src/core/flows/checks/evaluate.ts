@@ -2,6 +2,7 @@ import type { ExecutionLogEntry } from '../../model.js';
 import { latencyResults, NO_LOGS_OVER_WS } from './latency-check.js';
 import { snapshotKey } from './snapshot.js';
 import { checkOutput, show, type OutputWith } from './operators.js';
+import { valueAt } from '../path.js';
 import { skipped, verdict } from '../result.js';
 import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from '../types.js';
 
@@ -59,6 +60,7 @@ function outputResult(a: OutputAssertion, execution: ExecutionResult, test: Flow
     using.leaks = index;
   }
   if (a.operator === 'schema' && a.check === undefined) return skipped('output', label, 'the schema file was not read', a);
+  if (a.operator === 'judge') return judgeResult(a, label, execution.outputs, context);
   const v = checkOutput(a, execution.outputs, using);
   // The diff set after, not spread in: this runs for every assertion of every execution.
   const result: AssertionResult = {
@@ -72,6 +74,38 @@ function outputResult(a: OutputAssertion, execution: ExecutionResult, test: Flow
     col: a.col,
   };
   if (v.diff !== undefined) result.diff = v.diff;
+  return result;
+}
+
+/**
+ * A `judge` assertion: the verdict the runner got for this output (`context.judged`), passing when
+ * the majority of votes passed and, with `min_score`, their mean score reaches it. `--no-judge`,
+ * or an output that was not judged, is skipped: never passed.
+ */
+function judgeResult(a: OutputAssertion, label: string, outputs: unknown, context: AssertionContext): AssertionResult {
+  const j = a.judge!;
+  if (context.noJudge) return skipped('output', label, '--no-judge: judge assertions are skipped, never passed', a);
+  const { found, value } = valueAt(outputs, a.segments);
+  const expected = `judge ${j.name} passes: ${show(j.rubric)}${j.minScore === undefined ? '' : ` (score >= ${j.minScore})`}`;
+  if (!found) return verdict('output', label, a, { pass: false, expected, actual: 'nothing (path not found)' });
+  const record = context.judged?.(a, value);
+  if (record === undefined) return skipped('output', label, `judge ${j.name} did not judge this output`, a);
+  const scoreOk = j.minScore === undefined || (record.score !== undefined && record.score >= j.minScore);
+  const pass = record.verdict === 'pass' && scoreOk;
+  const score = record.score === undefined ? '' : ` score ${Math.round(record.score * 1000) / 1000}`;
+  const actual = `${record.verdict}${score}${record.cached ? ' (reused)' : ''}${record.reasons.length > 0 ? `: ${record.reasons.join(' | ')}` : ''}`;
+  const why = record.verdict === 'pass' && !scoreOk ? (record.score === undefined ? ' (the judge gave no score)' : ` (below min_score ${j.minScore})`) : '';
+  const result: AssertionResult = {
+    kind: 'output',
+    label,
+    status: pass ? 'pass' : 'fail',
+    expected,
+    actual,
+    message: `${a.path}: judge ${j.name} ${pass ? 'passed' : 'failed'} it${why}: ${actual}`,
+    line: a.line,
+    col: a.col,
+  };
+  result.judge = record;
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { excerpt } from './leaks.js';
+import { similarity } from './similarity.js';
 import { compareSnapshot, withoutIgnored } from './snapshot.js';
 import type { Comparison, LeakFinder, OutputAssertion, SnapshotBaseline } from '../types.js';
 import { valueAt } from '../path.js';
@@ -33,6 +34,7 @@ export function checkOutput(a: OutputAssertion, outputs: unknown, using: OutputW
   const { found, value } = valueAt(outputs, a.segments);
   if (found && a.operator === 'snapshot') return checkSnapshot(a, value, using);
   if (found && a.operator === 'not_leaks') return checkLeaks(a, value, using.leaks!);
+  if (found && a.operator === 'similar') return checkSimilar(a, value);
   const expected = `${a.not ? 'not ' : ''}${describe(a)}`;
   const actual = found ? show(value) : 'nothing (path not found)';
   // A string verdict: the operator cannot apply to this value, so the assertion fails either way.
@@ -70,13 +72,39 @@ function checkSnapshot(a: OutputAssertion, found: unknown, using: OutputWith): O
     return { pass: !using.ci, expected: 'the stored snapshot', actual, message: `${a.path}: ${why}` };
   }
   const compared = compareSnapshot(base.value, value);
+  const tolerated = compared.pass || a.tolerance === undefined ? undefined : similarity(a.tolerance.metric, textOf(base.value), textOf(value));
+  if (!compared.pass && tolerated !== undefined && tolerated >= a.tolerance!.gte) {
+    const score = `${a.tolerance!.metric} ${round(tolerated)} >= ${a.tolerance!.gte}`;
+    return { pass: true, expected: show(base.value), actual, message: `${a.path}: differs from its snapshot within its tolerance (${score})`, diff: compared.diff };
+  }
   if (compared.pass) {
     const how = base.source === 'new' ? 'snapshot written' : base.source === 'update' ? 'snapshot updated' : 'matches its snapshot';
     return { pass: true, expected: 'the stored snapshot', actual, message: `${a.path}: ${how}` };
   }
   const against = base.source === 'file' ? 'its snapshot' : 'the first repeat (written as its snapshot)';
   const hint = base.source === 'file' ? ' (`roleflow test -u` accepts the new value)' : '';
-  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${hint}`, diff: compared.diff };
+  const beyond = tolerated === undefined ? '' : ` beyond its tolerance (${a.tolerance!.metric} ${round(tolerated)} < ${a.tolerance!.gte})`;
+  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${beyond}${hint}`, diff: compared.diff };
+}
+
+/** `similar`: a string at least `gte` similar to the text, by the metric (`not`: less similar). */
+function checkSimilar(a: OutputAssertion, value: unknown): OutputVerdict {
+  const { to = '', metric, gte } = a.similar!;
+  const expected = `${a.not ? 'not ' : ''}similar to ${show(to)} (${metric} >= ${gte})`;
+  if (typeof value !== 'string') return { pass: false, expected, actual: show(value), message: `${a.path}: expected ${expected}, got ${show(value)} (similar applies to a string)` };
+  const score = similarity(metric, value, to);
+  const pass = score >= gte !== a.not;
+  const actual = `${metric} ${round(score)}: ${show(value)}`;
+  return { pass, expected, actual, message: pass ? `${a.path}: ${metric} ${round(score)} ${a.not ? '<' : '>='} ${gte}` : `${a.path}: expected ${expected}, got ${actual}` };
+}
+
+/** A value as the text similarity compares: a string as it is, anything else as JSON. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
 }
 
 /** Every string in the value (keys aside) is searched on its own: a leak is a run within one text. */
@@ -140,6 +168,10 @@ function describe(a: OutputAssertion): string {
       return 'to match its snapshot';
     case 'not_leaks':
       return `not to leak ${e === '*' ? 'any Role' : `Role ${String(e)}`}`;
+    case 'similar':
+      return `to be similar to ${show(a.similar?.to)}`;
+    case 'judge':
+      return `to pass judge ${String(e)}: ${show(a.judge?.rubric)}`;
     default:
       return describeComparison({ [a.operator]: e as number });
   }

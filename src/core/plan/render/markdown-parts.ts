@@ -1,3 +1,4 @@
+import { policyLines } from '../policy-lines.js';
 import { formatIssue } from '../../errors.js';
 import { printableLine, thousands } from '../../roles/display.js';
 import type { CreateChange, Plan, PlanChange, UpdateChange } from '../types.js';
@@ -35,6 +36,10 @@ export function headMarkdown(plan: Plan, marker: string | undefined): string {
     lines.push('> [!CAUTION]', '> Refused by guards: `roleflow apply` will not run this plan.');
     for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines.push(`> - ${g}`);
     lines.push('');
+  }
+  const policy = policyLines(plan);
+  if (policy.length > 0) {
+    lines.push('**Policy**', '', ...listed(policy.map((l) => mdText(l))).map((l) => `- ${l}`), '');
   }
   if (plan.issues.length > 0) {
     lines.push('> [!CAUTION]', '> Problems in the role files:');

@@ -1,6 +1,7 @@
 import { formatIssue } from '../../errors.js';
 import { plural, printableLine, quote, showName, thousands } from '../../roles/display.js';
 import type { Plan, PlanChange, PlanRoleState } from '../types.js';
+import { policyLines } from '../policy-lines.js';
 
 /** Long lists (unmanaged Roles, notes) stop here in the console; `--json` has them all. */
 const MAX_LISTED = 50;
@@ -23,6 +24,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean; rolesDir?: st
     );
   }
   section(out, 'Notes:', plan.notes.map((n) => `  - ${n}`));
+  section(out, 'Policy:', policyLines(plan).map((l) => `  - ${printableLine(l)}`));
   section(out, paint('red', 'Refused by guards (nothing will be applied):'), plan.guards.map((g) => `  ${paint('red', `✗ ${g.message}`)}`));
   section(out, paint('red', 'Problems in the role files:'), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
 

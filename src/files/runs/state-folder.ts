@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Config } from '../core/config/config.js';
-import { RoleflowError } from '../core/errors.js';
-import { configRelative } from './config-file.js';
+import type { Config } from '../../core/config/config.js';
+import { RoleflowError } from '../../core/errors.js';
+import { configRelative } from '../config-file.js';
 
 /**
  * roleflow's own state beside the config: the folder of the embedded tenant's data file

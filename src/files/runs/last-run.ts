@@ -5,7 +5,7 @@ import { RoleflowError } from '../../core/errors.js';
 import { parseLastRun, withLastRun, type LastRunFile, type LastRunRecord } from '../../core/runs/loop/index.js';
 import { writeFileAtomic } from '../role-files.js';
 import { displayPath } from '../source-files.js';
-import { ensureStateFolder, stateFolderOf } from '../state-folder.js';
+import { ensureStateFolder, stateFolderOf } from './state-folder.js';
 
 /** Where the last run is recorded: the file, as messages name it, and its folder. */
 export interface LastRunLocation {

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RoleflowError } from '../core/errors.js';
+import { RoleflowError } from '../../core/errors.js';
 
 /** Write (or, `append`, add to) a report file, its folders created; `file` names it in the error. */
 export async function writeReportFile(abs: string, file: string, text: string, append = false): Promise<void> {

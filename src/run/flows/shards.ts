@@ -1,11 +1,11 @@
-import type { Config } from '../core/config/config.js';
-import { RoleflowError } from '../core/errors.js';
-import { durationsOf, estimatedDurations, planShards, shardMatrix, type ShardMatrix, type TenantShards } from '../core/runs/shards/index.js';
-import { readJsonReports } from './read-reports.js';
-import { loadFlowTests } from './flows/test-session.js';
-import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
-import { oneTenant, severalTenants, type ManyTenantsOptions } from './tenants.js';
-import { tenantNameOf } from '../tenant/open-tenant.js';
+import type { Config } from '../../core/config/config.js';
+import { RoleflowError } from '../../core/errors.js';
+import { durationsOf, estimatedDurations, planShards, shardMatrix, type ShardMatrix, type TenantShards } from '../../core/runs/shards/index.js';
+import { readJsonReports } from '../read-reports.js';
+import { loadFlowTests } from './test-session.js';
+import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
+import { oneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
+import { tenantNameOf } from '../../tenant/open-tenant.js';
 
 export interface ShardsOptions {
   cwd: string;

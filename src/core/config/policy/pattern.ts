@@ -1,0 +1,35 @@
+import { compileMatches } from '../../flows/checks/operators.js';
+import type { PolicyPattern } from './types.js';
+
+/**
+ * A policy pattern as written: `/regex/flags` is a regular expression, anything else a phrase
+ * found as it is (case and all). The regex is compiled by `compileMatches`, the one function
+ * that turns a user's regex into something that runs, so a safer engine replaces it in one place.
+ * Throws (with the engine's reason) on an invalid regex: the config loader locates it.
+ */
+export function compilePolicyPattern(source: string): PolicyPattern {
+  const isRegex = /^\/.*\/[a-z]*$/s.test(source) && source.length >= 2;
+  if (isRegex) return { source, regex: compileMatches(source), isRegex };
+  return { source, regex: new RegExp(source.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')), isRegex };
+}
+
+/** A pattern that is the whole value: `name: "^[a-z-]+$"` (slashes optional). */
+export function compileWholePattern(source: string): PolicyPattern {
+  return { source, regex: compileMatches(source), isRegex: true };
+}
+
+/**
+ * The matches of `pattern` in `text` (offsets and lengths), at most `max`. Searched with the
+ * compiled pattern's own `exec` from after each match, so it works with whatever engine compiled it.
+ */
+export function matchesOf(pattern: PolicyPattern, text: string, max = 20): { index: number; length: number }[] {
+  const found: { index: number; length: number }[] = [];
+  let from = 0;
+  while (from <= text.length && found.length < max) {
+    const m = pattern.regex.exec(from === 0 ? text : text.slice(from));
+    if (!m) break;
+    found.push({ index: from + m.index, length: m[0].length });
+    from += m.index + Math.max(1, m[0].length);
+  }
+  return found;
+}
