@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { FlowTestFile, Transport } from '../core/flows/index.js';
 import { shownUrl } from '../core/printed-url.js';
+import { compileUserRegex, type UserRegex } from '../core/linear-regex.js';
 import type { Redactor } from '../core/redact.js';
 import type { RoleFile } from '../core/roles/index.js';
 import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
@@ -26,15 +27,13 @@ export interface SelectionFlags {
 }
 
 /** `--grep` and `--shard` parsed; one line naming the flag when either is malformed. */
-export function parseSelectionFlags(flags: SelectionFlags): { grep?: RegExp; shard?: Shard } {
+export function parseSelectionFlags(flags: SelectionFlags): { grep?: UserRegex; shard?: Shard } {
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, 'usage');
-  let grep: RegExp | undefined;
-  try {
-    if (flags.grep !== undefined) grep = new RegExp(flags.grep);
-  } catch (error) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${(error as Error).message}`, 'usage');
-  }
+  // The linear-time engine of every user pattern: a test name cannot hold the run either.
+  const compiled = flags.grep === undefined ? undefined : compileUserRegex(flags.grep);
+  if (compiled && !compiled.ok) throw new RoleflowError(`--grep: ${compiled.error}`, 'usage');
+  const grep = compiled?.regex;
   return { ...(grep && { grep }), ...(shard?.ok && { shard: shard.value }) };
 }
 
@@ -78,7 +77,7 @@ export function runsFor(
   tenant: OpenTenant,
   files: readonly FlowTestFile[],
   flags: SelectionFlags,
-  parsed: { grep?: RegExp; shard?: Shard },
+  parsed: { grep?: UserRegex; shard?: Shard },
   env: Record<string, string | undefined>,
 ): { runs: PlannedRun[]; secrets: string[] } {
   const hasWs = tenant.target.wsUrl !== undefined;

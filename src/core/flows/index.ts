@@ -37,6 +37,7 @@ export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } fr
 export { globToRegExp, matchesGlob } from '../glob.js';
 export { usesOperator, unknownLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
 export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
+export { patternPointer } from './checks/schema-patterns.js';
 export { LeakIndex, normalise, excerpt, DEFAULT_MIN_CHARS, type RoleText, type Leak } from './checks/leaks.js';
 export { leakTexts } from './checks/leak-sources.js';
 export {

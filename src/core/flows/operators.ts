@@ -3,6 +3,7 @@ import { excerpt, type LeakIndex } from './checks/leaks.js';
 import { compareSnapshot, withoutIgnored } from './checks/snapshot.js';
 import type { Comparison, OutputAssertion, SnapshotBaseline } from './types.js';
 import { valueAt } from './path.js';
+import { compileUserRegex, type CompiledRegex } from '../linear-regex.js';
 
 export interface OutputVerdict {
   pass: boolean;
@@ -106,9 +107,9 @@ export function show(value: unknown): string {
 }
 
 /** The matching regex for a `matches` operand: `/re/flags`, or the whole string as the pattern. */
-export function compileMatches(source: string): RegExp {
+export function compileMatches(source: string): CompiledRegex {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return m ? new RegExp(m[1]!, m[2]!.replace('g', '').replace('y', '')) : new RegExp(source);
+  return m ? compileUserRegex(m[1]!, m[2]!) : compileUserRegex(source);
 }
 
 export function describeComparison(c: Comparison): string {

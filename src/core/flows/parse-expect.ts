@@ -1,6 +1,7 @@
 import { closest } from '../schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
+import { patternPointer } from './checks/schema-patterns.js';
 import { globToRegExp } from '../glob.js';
 import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
 import { compileMatches } from './operators.js';
@@ -76,16 +77,17 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     not: a['not'] === true,
   };
   if (operator === 'matches' && typeof a[operator] === 'string') {
-    try {
-      assertion.regex = compileMatches(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid regular expression ${JSON.stringify(a[operator])}: ${reason(err)}`);
-    }
+    const compiled = compileMatches(a[operator]);
+    if (compiled.ok) assertion.regex = compiled.regex;
+    else ctx.report(ptr(pointer, operator), compiled.error);
   }
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     const compiled = compileUserSchema(a[operator]);
     if (compiled.ok) assertion.check = compiled.check;
-    else if (!compiled.shape) ctx.report(ptr(pointer, operator), compiled.error);
+    else if (!compiled.shape) {
+      const at = patternPointer(ptr(pointer, operator), compiled.at ?? []);
+      ctx.report(at.pointer, compiled.error, at.key);
+    }
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -135,8 +137,4 @@ function loadBudgets(value: unknown, pointer: string, ctx: LoadContext): Latency
     const budget = ctx.budget(text, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
-}
-
-function reason(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 }

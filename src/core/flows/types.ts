@@ -1,3 +1,4 @@
+import type { UserRegex } from '../linear-regex.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { ErrorCode } from '../errors.js';
 import type { LeakIndex } from './checks/leaks.js';
@@ -112,8 +113,8 @@ export interface OutputAssertion extends Located {
    */
   expected: unknown;
   not: boolean;
-  /** Compiled at load time for `matches`. */
-  regex?: RegExp;
+  /** Compiled at load time for `matches` (a linear-time engine: see core/linear-regex.ts). */
+  regex?: UserRegex;
   /**
    * Compiled at load time for `schema` (an inline schema by the core, a schema file by the
    * loader of the files): the problems, empty when the value conforms.

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { onFirstUse } from '../../first-use.js';
 import { draft07MetaSchema } from '../../precompiled-schemas.js';
 import { describeSchemaError } from '../../schema.js';
+import { linearRegExp, refusedPattern } from './schema-patterns.js';
 
 /** The problems of a value against a user's schema, each `path: what is wrong`; empty when it conforms. */
 export type SchemaCheck = (value: unknown, path: string) => string[];
@@ -9,13 +10,14 @@ export type SchemaCheck = (value: unknown, path: string) => string[];
 // Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
 // so loading the same file twice (watch mode, tests) cannot collide. `verbose` keeps the failing
 // value and schema in each error: a failure says what it got and which key was meant.
-const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
+// Their patterns run in the linear-time engine (schema-patterns.ts).
+const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true, code: { regExp: linearRegExp } };
 
 /** At most this many problems are named per failure: the first ones say what to fix. */
 const SHOWN = 3;
 
 /** What compiling a user's schema gives: its check, or why it cannot be used (one line). */
-export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: true };
+export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: true; at?: string[] };
 
 /** `$schema` values naming draft-07, the meta-schema ajv checks a schema without one against. */
 const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
@@ -46,6 +48,8 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
     // A schema of the wrong shape is the flow-test schema's to report, at the faulty key.
     const shapeErrors = generated ? errorsOf((metaCheck ??= meta()), anonymous) : ajv.validateSchema(anonymous) ? null : ajv.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: true };
+    const refused = refusedPattern(anonymous);
+    if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
       const validate = ajv.compile(anonymous);
       check = (value, path) => (validate(value) ? [] : (validate.errors ?? []).filter(notNoise).slice(0, SHOWN).map((e) => describeFailure(path, e)));
