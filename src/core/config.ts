@@ -1,5 +1,6 @@
 import type { Result } from './errors.js';
 import { parseDuration } from './flows/duration.js';
+import { DEFAULT_LIMITS, parseByteSize, type Limits } from './limits.js';
 import type { ApiForms } from './model.js';
 import { mergeVars, VAR_NAME, type TenantVars } from './roles/vars.js';
 import { validateAgainst } from './schema.js';
@@ -18,6 +19,8 @@ export interface Config {
   flows: { dir: string; concurrency: number; strictEnd: boolean };
   local: { flowsConfig?: string; data: string; preview: boolean };
   preview: { maxExecutions: number };
+  /** How much is read from a tenant (`limits:`; core/limits.ts). */
+  limits: Limits;
 }
 
 export interface TenantConfig {
@@ -63,6 +66,7 @@ interface RawConfig {
   flows?: { dir?: string; concurrency?: number; strict_end?: boolean };
   local?: { flows_config?: string; data?: string; preview?: boolean };
   preview?: { max_executions?: number };
+  limits?: { max_response_bytes?: number | string; max_messages?: number; max_execution_bytes?: number | string };
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -78,6 +82,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
   const issues = [
     ...varNameIssues(raw.vars, '/vars', 'vars'),
     ...Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => [...varNameIssues(t.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t)]),
+    ...limitIssues(raw.limits),
   ];
   if (defaultTenant !== undefined && defaultTenant !== 'local' && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: '/default_tenant', message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -114,6 +119,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         preview: raw.local?.preview ?? false,
       },
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
+      limits: limitsOf(raw.limits),
     },
   };
 }
@@ -127,6 +133,7 @@ export function defaultConfig(file?: string): Config {
     flows: { dir: 'flows', concurrency: 4, strictEnd: false },
     local: { data: '.roleflow/local.json', preview: false },
     preview: { maxExecutions: 500 },
+    limits: DEFAULT_LIMITS,
   };
 }
 
@@ -153,6 +160,22 @@ function varNameIssues(vars: Record<string, string> | undefined, at: string, pat
 
 function pointerKey(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The byte sizes of `limits:` that are not a size (the schema checks the type). */
+function limitIssues(raw: RawConfig['limits']): { pointer: string; message: string }[] {
+  return (['max_response_bytes', 'max_execution_bytes'] as const)
+    .filter((key) => raw?.[key] !== undefined && parseByteSize(raw[key]) === undefined)
+    .map((key) => ({ pointer: `/limits/${key}`, message: `limits.${key}: ${JSON.stringify(raw![key])} is not a size: write bytes, or a number with KB, KiB, MB, MiB, GB or GiB, like 64MiB` }));
+}
+
+function limitsOf(raw: RawConfig['limits']): Limits {
+  const size = (value: number | string | undefined, fallback: number) => (value === undefined ? fallback : (parseByteSize(value) ?? fallback));
+  return {
+    maxResponseBytes: size(raw?.max_response_bytes, DEFAULT_LIMITS.maxResponseBytes),
+    maxMessages: raw?.max_messages ?? DEFAULT_LIMITS.maxMessages,
+    maxExecutionBytes: size(raw?.max_execution_bytes, DEFAULT_LIMITS.maxExecutionBytes),
+  };
 }
 
 /** What the schema cannot say about one tenant, as problems at JSON pointers. */

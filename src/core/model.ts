@@ -3,6 +3,8 @@
  * (see PRODUCT.md, "Interface ambiguities"). Pure types: no I/O here.
  */
 
+import type { Limits } from './limits.js';
+
 /** The three fields a Role file declares and the service stores. */
 export interface RoleFields {
   name: string;
@@ -69,6 +71,8 @@ export interface TenantTarget {
   retries: number;
   /** The environment variable the token came from, named when the tenant refuses it. */
   tokenEnv?: string;
+  /** How much is read from the tenant (default DEFAULT_LIMITS). */
+  limits?: Limits;
 }
 
 export interface ApiForms {

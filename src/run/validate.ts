@@ -1,3 +1,4 @@
+import { pushAll } from '../core/large-arrays.js';
 import { RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
@@ -50,19 +51,19 @@ export async function validateSources(
       roleNames = loaded.value.map((r) => r.name);
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
-      result.issues.push(...varIssuesOfTenants(tenants));
+      pushAll(result.issues, varIssuesOfTenants(tenants));
       // `local` is a tenant a file may name, rendered for or not.
       if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));
-    } else result.issues.push(...loaded.issues);
+    } else pushAll(result.issues, loaded.issues);
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
-    if (!loaded.ok) result.issues.push(...loaded.issues);
+    if (!loaded.ok) pushAll(result.issues, loaded.issues);
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
-    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
-    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    else if (roleNames) pushAll(result.issues, unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) pushAll(result.warnings, loaded.value.flatMap(quietEndWarnings));
   }
   return result;
 }

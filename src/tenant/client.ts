@@ -116,7 +116,7 @@ class HttpTenantClient implements TenantClient {
     return this.guard(async () => {
       const path = '/admin/stats';
       const body = { execution_id: executionId, opCode: 'exec_logs' };
-      const answer = this.ok(await this.http.send({ method: 'POST', path, body }, IDEMPOTENT));
+      const answer = this.ok(await this.http.send({ method: 'POST', path, body, executionLog: true }, IDEMPOTENT));
       return toExecLogs(jsonBody(answer), `POST ${path}`);
     });
   }

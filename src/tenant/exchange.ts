@@ -27,6 +27,8 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  /** An execution's log: its answer is held to `limits.max_execution_bytes` too. */
+  executionLog?: true;
 }
 
 export interface HttpResponse {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
 import { backoffMs, describeFailure, failureCode, failureKind, type NetworkFailure } from './http-errors.js';
@@ -31,7 +32,7 @@ export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: (s) 
 
 
 
-type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | NetworkFailure;
+type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | { kind: 'too_large'; limit: string } | NetworkFailure;
 
 /**
  * One keep-alive connection pool to the tenant's origin, and the retry loop. The token goes in
@@ -49,8 +50,11 @@ export class HttpTransport {
   readonly secrets: readonly (string | undefined)[];
   private readonly sleep: (ms: number) => Promise<void>;
 
+  private readonly limits: Limits;
+
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token];
+    this.limits = options.target.limits ?? DEFAULT_LIMITS;
     this.base = safeOrError(options.target.baseUrl);
     this.origin = this.base instanceof URL ? this.base.origin : '';
     this.basePath = this.base instanceof URL ? this.base.pathname.replace(/\/+$/, '') : '';
@@ -86,6 +90,11 @@ export class HttpTransport {
     let attempts = this.options.target.retries + 1;
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(request, attempt);
+      // As large the next time: never sent again.
+      if (result.kind === 'too_large') {
+        const path = redactSecrets(request.path, this.secrets);
+        throw new RoleflowError(`${request.method} ${path}: the answer is larger than ${result.limit}; it was not read (raise the limit in the config if it is expected)`, 'too_large');
+      }
       if (result.kind === 'failure' && result.timedOut) attempts = Math.min(attempts, attempt + 1);
       const last = attempt >= attempts;
       if (result.kind === 'response') {
@@ -144,8 +153,10 @@ export class HttpTransport {
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: abort,
       });
-      const text = await response.body.text();
+      const key = request.executionLog && this.limits.maxExecutionBytes < this.limits.maxResponseBytes ? 'maxExecutionBytes' : 'maxResponseBytes';
+      const text = await readBody(response, this.limits[key]);
       report(response.statusCode);
+      if (text === undefined) return { kind: 'too_large', limit: namedLimit(this.limits, key) };
       const retryAfter = response.headers['retry-after'];
       return {
         kind: 'response',
@@ -160,6 +171,34 @@ export class HttpTransport {
       clearTimeout(timer);
     }
   }
+}
+
+const UTF8 = new TextDecoder();
+
+/**
+ * The body as text, or undefined once it is larger than `max` bytes (said by its
+ * Content-Length, or counted as it comes): the rest is not read, and the connection is dropped.
+ */
+async function readBody(response: Dispatcher.ResponseData, max: number): Promise<string | undefined> {
+  const length = response.headers['content-length'];
+  if (typeof length === 'string' && /^\d+$/.test(length)) {
+    // HTTP's framing holds the body to its declared length: no counting needed.
+    if (Number(length) <= max) return response.body.text();
+    response.body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      response.body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  // As undici's text(): UTF-8, a byte order mark dropped.
+  return UTF8.decode(Buffer.concat(chunks, size));
 }
 
 /** `30s`, `1.5s`, `250ms`. */

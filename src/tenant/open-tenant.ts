@@ -61,7 +61,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       token: randomBytes(24).toString('base64url'),
       ...(config.local.flowsConfig === undefined ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }),
     });
-    const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
+    const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });
     return {
       client,
@@ -89,6 +89,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     baseUrl: (flags.baseUrl ?? configured!.baseUrl).replace(/\/+$/, ''),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
     tokenEnv,
+    limits: config.limits,
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
   // Where the token would go is a configuration error for every command, before anything is sent.
@@ -136,6 +137,7 @@ function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; ws
     timeoutMs: t.timeoutMs ?? 30_000,
     retries: t.retries ?? 4,
     ...(t.tokenEnv === undefined ? {} : { tokenEnv: t.tokenEnv }),
+    ...(t.limits === undefined ? {} : { limits: t.limits }),
   };
 }
 

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
+import { DEFAULT_LIMITS } from '../core/limits.js';
 import type { TenantTarget, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
 import { displayUrl, redactUrl } from '../core/printed-url.js';
@@ -45,7 +46,8 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
       headers,
       followRedirects: false,
       perMessageDeflate: false,
-      maxPayload: 64 * 1024 * 1024,
+      // No frame larger than an execution may hold is read (the session names the limit).
+      maxPayload: (target.limits ?? DEFAULT_LIMITS).maxExecutionBytes,
     });
   } catch (error) {
     // Node refuses to build the upgrade request (a token with a line break): nothing was sent.
@@ -87,7 +89,7 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve(new Session(socket, shown, secrets));
+      resolve(new Session(socket, shown, secrets, target.limits));
     });
   });
 }
