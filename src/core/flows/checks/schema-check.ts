@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { draft07Ajv } from '../../meta-schema.js';
 import { onFirstUse } from '../../first-use.js';
 import { draft07MetaSchema } from '../../precompiled-schemas.js';
 import { describeSchemaError } from '../../schema.js';
-import { linearRegExp, refusedPattern } from './schema-patterns.js';
+import { duplicateEnumValue, linearRegExp, refusedPattern } from './schema-patterns.js';
 
 /** The problems of a value against a user's schema, each `path: what is wrong`; empty when it conforms. */
 export type SchemaCheck = (value: unknown, path: string) => string[];
@@ -15,6 +16,8 @@ const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose
 
 /** At most this many problems are named per failure: the first ones say what to fix. */
 const SHOWN = 3;
+/** At most this many values of an enum are named in a failure. */
+const SHOWN_VALUES = 20;
 
 /** What compiling a user's schema gives: its check, or why it cannot be used (one line). */
 export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: true; at?: string[] };
@@ -44,11 +47,11 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
     // files (or twice) never collides in ajv's registry. Its `$ref`s within it are local.
     const { $id: _id, ...anonymous } = schema as { $id?: unknown };
     const generated = meta !== undefined && DRAFT_07.has((anonymous as { $schema?: unknown }).$schema as string | undefined);
-    const ajv = generated ? (trustingAjv ??= new Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= new Ajv(USER_AJV));
+    const ajv = generated ? (trustingAjv ??= draft07Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= draft07Ajv(USER_AJV));
     // A schema of the wrong shape is the flow-test schema's to report, at the faulty key.
     const shapeErrors = generated ? errorsOf((metaCheck ??= meta()), anonymous) : ajv.validateSchema(anonymous) ? null : ajv.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: true };
-    const refused = refusedPattern(anonymous);
+    const refused = refusedPattern(anonymous) ?? duplicateEnumValue(anonymous);
     if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
       const validate = ajv.compile(anonymous);
@@ -85,7 +88,9 @@ function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] | n
 export function describeFailure(path: string, e: ErrorObject): string {
   const where = path + instanceSuffix(e.instancePath);
   if (e.keyword === 'enum') {
-    return `${where}: must be one of ${(e.params['allowedValues'] as unknown[]).map(plain).join(', ')}`;
+    const allowed = e.params['allowedValues'] as unknown[];
+    const more = allowed.length > SHOWN_VALUES ? `, … (${allowed.length} values)` : '';
+    return `${where}: must be one of ${allowed.slice(0, SHOWN_VALUES).map(plain).join(', ')}${more}`;
   }
   if (e.keyword === 'const') return `${where}: must be ${plain(e.params['allowedValue'])}`;
   return `${where}: ${describeSchemaError({ ...e, instancePath: '' })}`;

@@ -1,5 +1,6 @@
 import { compileUserRegex, type UserRegex } from '../../linear-regex.js';
 import { ptr } from '../load-context.js';
+import { stableJson } from '../../stable-json.js';
 
 /** A regular expression of a JSON Schema: a `pattern` value or a `patternProperties` key, and where. */
 export interface SchemaPattern {
@@ -14,19 +15,16 @@ const LIST = ['allOf', 'anyOf', 'oneOf', 'items', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'];
 
 /**
- * Every regular expression of a schema, walking only its subschemas: a `pattern` inside an `enum`
- * or a `default` is data, not a pattern. Iterative: a deep schema cannot exhaust the stack.
+ * Every subschema of a schema (itself first) and the keys to it, walking only subschemas: a
+ * `pattern` inside an `enum` or a `default` is data. Iterative: a deep schema cannot exhaust the stack.
  */
-export function schemaPatterns(schema: unknown): SchemaPattern[] {
-  const found: SchemaPattern[] = [];
+function subschemas(schema: unknown): { node: Record<string, unknown>; path: string[] }[] {
+  const found: { node: Record<string, unknown>; path: string[] }[] = [];
   const todo: { node: unknown; path: string[] }[] = [{ node: schema, path: [] }];
   for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
     const { node, path } = next;
     if (!isRecord(node)) continue;
-    if (typeof node['pattern'] === 'string') found.push({ path: [...path, 'pattern'], source: node['pattern'] });
-    if (isRecord(node['patternProperties'])) {
-      for (const key of Object.keys(node['patternProperties'])) found.push({ path: [...path, 'patternProperties', key], source: key });
-    }
+    found.push({ node, path });
     for (const k of ONE) if (isRecord(node[k])) todo.push({ node: node[k], path: [...path, k] });
     for (const k of LIST) {
       const list = node[k];
@@ -38,6 +36,40 @@ export function schemaPatterns(schema: unknown): SchemaPattern[] {
     }
   }
   return found;
+}
+
+/** Every regular expression of a schema: `pattern` values and `patternProperties` keys. */
+export function schemaPatterns(schema: unknown): SchemaPattern[] {
+  const found: SchemaPattern[] = [];
+  for (const { node, path } of subschemas(schema)) {
+    if (typeof node['pattern'] === 'string') found.push({ path: [...path, 'pattern'], source: node['pattern'] });
+    if (isRecord(node['patternProperties'])) {
+      for (const key of Object.keys(node['patternProperties'])) found.push({ path: [...path, 'patternProperties', key], source: key });
+    }
+  }
+  return found;
+}
+
+/**
+ * The first `enum` value equal to an earlier one, in linear time (meta-schema.ts leaves it out of
+ * the meta-schema, where ajv compares every pair): where, and what.
+ */
+export function duplicateEnumValue(schema: unknown): { path: string[]; error: string } | undefined {
+  for (const { node, path } of subschemas(schema)) {
+    const values = node['enum'];
+    if (!Array.isArray(values)) continue;
+    const seen = new Map<string, number>();
+    for (let i = 0; i < values.length; i++) {
+      const key = stableJson(values[i]);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const shown = JSON.stringify(values[i]);
+        return { path: [...path, 'enum', String(i)], error: `invalid JSON schema: enum values ${first} and ${i} are the same (${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown})` };
+      }
+      seen.set(key, i);
+    }
+  }
+  return undefined;
 }
 
 /** The first pattern of a schema the linear engine refuses: where, and why; undefined when all run. */
