@@ -1,6 +1,6 @@
 import { pushAll } from '../core/large-arrays.js';
 import { RoleflowError, type Issue } from '../core/errors.js';
-import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
+import { shortLeakRoles, unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
@@ -44,11 +44,13 @@ export async function validateSources(
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames: string[] | undefined;
+  let roleTexts: { name: string; content: string }[] = [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
+      roleTexts = loaded.value;
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       pushAll(result.issues, varIssuesOfTenants(tenants));
@@ -64,6 +66,7 @@ export async function validateSources(
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
     else if (roleNames) pushAll(result.issues, unknownLeakRoles(loaded.value, roleNames, roles.display));
     if (loaded.ok && !options.strictEnd) pushAll(result.warnings, loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok && roleNames) pushAll(result.warnings, shortLeakRoles(loaded.value, roleTexts));
   }
   return result;
 }

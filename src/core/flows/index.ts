@@ -35,7 +35,7 @@ export { checkOutput, show, type OutputVerdict } from './operators.js';
 export { evaluateTest } from './evaluate.js';
 export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } from './repeats.js';
 export { globToRegExp, matchesGlob } from '../glob.js';
-export { usesOperator, unknownLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
+export { usesOperator, unknownLeakRoles, shortLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
 export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
 export { patternPointer } from './checks/schema-patterns.js';
 export { LeakIndex, normalise, excerpt, DEFAULT_MIN_CHARS, type RoleText, type Leak } from './checks/leaks.js';

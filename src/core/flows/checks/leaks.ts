@@ -1,6 +1,11 @@
+import { normalise } from './leak-normal.js';
+
+export { normalise } from './leak-normal.js';
+
 /**
  * Prompt-leak detection: does a text contain a verbatim run of a Role's content of at least
- * `minChars` characters, once runs of whitespace are one space on both sides? One rolling hash
+ * `minChars` characters, once both are in one normal form (leak-normal.ts: entities decoded,
+ * NFKC, case folded, invisible characters dropped, whitespace runs one space)? One rolling hash
  * (Rabin–Karp) of every `minChars`-long window of the Roles is indexed once; an output is then
  * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
  */
@@ -23,7 +28,7 @@ export interface Leak {
   file: string;
   /** The line of the role file where the leaked run starts. */
   line: number;
-  /** The leaked run, whitespace normalised, in full. */
+  /** The leaked run as the Role has it, whitespace runs one space, in full. */
   text: string;
 }
 
@@ -90,30 +95,10 @@ export class LeakIndex {
     const content = written ? written.content : r.role.content;
     let line = r.role.firstLine;
     for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
-    return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+    const from = r.origin[at]!;
+    const to = at + end < r.origin.length ? r.origin[at + end]! : r.role.content.length;
+    return { role: r.role.name, file: r.role.file, line, text: r.role.content.slice(from, to).replace(/\s+/g, ' ') };
   }
-}
-
-/** Runs of whitespace become one space; `origin` maps each kept character back. */
-export function normalise(text: string): { text: string; origin: number[] } {
-  let out = '';
-  const origin: number[] = [];
-  let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += ' ';
-        origin.push(i);
-      }
-      inSpace = true;
-    } else {
-      out += ch;
-      origin.push(i);
-      inSpace = false;
-    }
-  }
-  return { text: out, origin };
 }
 
 /** A leaked run for a message: its start and end, at most `max` characters. */
