@@ -40,7 +40,9 @@ export class TestCommand extends ManyTenantsCommand {
       quiet end an error: only an \`until\` rule says a flow is over.
 
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
-      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones, and
+      is refused when \`CI\` is set unless \`--ci-update\`. A \`__snapshots__/\` that a symbolic link
+      leads out of the repository is refused.
 
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
@@ -91,7 +93,8 @@ export class TestCommand extends ManyTenantsCommand {
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
-  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
+  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees, remove obsolete ones (refused under CI without --ci-update)' });
+  ciUpdate = Option.Boolean('--ci-update', false, { description: 'Let -u write snapshots under CI (a job meant to update them)' });
 
   async execute(): Promise<number> {
     const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
@@ -106,7 +109,7 @@ export class TestCommand extends ManyTenantsCommand {
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
     const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, ciUpdate: this.ciUpdate, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
@@ -133,7 +136,7 @@ export class TestCommand extends ManyTenantsCommand {
     const testOne = async (name: string, i: number): Promise<number> => {
       const specs = reportersOfTenant(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, ciUpdate: this.ciUpdate, env: this.context.env, tenant: name });
       const tenant = opened[i]!;
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);

@@ -67,9 +67,19 @@ export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean },
+  opts: { update: boolean; ciUpdate?: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }) });
+  return AssertionFiles.prepare({
+    cwd,
+    config,
+    flows: files,
+    updateSnapshots: opts.update,
+    env: opts.env,
+    tenant: opts.tenant,
+    ...(opts.ciUpdate && { ciUpdate: true }),
+    ...(opts.roleFiles && { roleFiles: opts.roleFiles }),
+    ...(opts.readOnly && { readOnly: true }),
+  });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
