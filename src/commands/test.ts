@@ -1,3 +1,4 @@
+import { safeText } from '../core/safe-text.js';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import type { Config } from '../core/config.js';
@@ -214,7 +215,7 @@ export class TestCommand extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
+    if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.map(safeText).join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }

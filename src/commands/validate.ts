@@ -1,3 +1,4 @@
+import { safeText } from '../core/safe-text.js';
 import { Command, Option } from 'clipanion';
 import { formatIssue } from '../core/errors.js';
 import { RoleflowCommand } from './base.js';
@@ -63,7 +64,7 @@ export class ValidateCommand extends RoleflowCommand {
     } else if (!valid) {
       this.io.err(result.issues.map(formatIssue).join('\n'));
     } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
+      for (const dir of result.absent) this.io.err(`note: ${safeText(dir)}/ not found, nothing checked there`);
       this.io.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
     }
     return valid ? 0 : 1;

@@ -1,3 +1,4 @@
+import { safeText } from '../../core/safe-text.js';
 import { Command, Option } from 'clipanion';
 import { RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
@@ -60,7 +61,7 @@ export class ReportMergeCommand extends RoleflowCommand {
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
     const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
+    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.map(safeText).join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }

@@ -1,3 +1,4 @@
+import { safeText } from '../../core/safe-text.js';
 import type { Config } from '../../core/config.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import type { Plan, TenantPlans } from '../../core/plan/index.js';
@@ -71,13 +72,13 @@ export async function applySaved(command: SavedPlanApplier, config: Config, plan
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan.tenant.name);
     const fix = otherTenant
-      ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
+      ? `It names its tenant: roleflow apply ${safeText(planFile)} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
       : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
     const where = several ? ` (tenant ${plan.tenant.name})` : '';
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
+    command.io.err([`error: the saved plan ${safeText(planFile)}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
     return ended(ExitCode.Refused, plan, 'refused', [], reasons);
   }
   const { planSummaryLine } = await import('../../core/plan/index.js');
-  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  if (!flags.json) command.io.out(`Applying the saved plan ${safeText(planFile)}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
   return carryOutPlan(command, checked.plan, checked.tenant, flags, several);
 }

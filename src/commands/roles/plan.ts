@@ -1,3 +1,4 @@
+import { safeText } from '../../core/safe-text.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
@@ -115,7 +116,7 @@ export class PlanCommand extends PlanningCommand {
       // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
       const { shownUrl } = await import('../../core/printed-url.js');
       const where = [this.baseUrl !== undefined && ` --base-url ${shownUrl(this.baseUrl)}`, this.wsUrl !== undefined && ` --ws-url ${shownUrl(this.wsUrl)}`].filter((f) => f !== false).join('');
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
+      this.io.err(`Saved the plan to ${safeText(outFile)}. To carry out exactly this plan: roleflow apply ${safeText(outFile)}${where}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
@@ -178,7 +179,7 @@ export class PlanCommand extends PlanningCommand {
       const { savePlan } = await import('../../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
-      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${this.outFile}`);
+      this.io.err(`Saved the plan of ${what} to ${safeText(this.outFile)}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${safeText(this.outFile)}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }

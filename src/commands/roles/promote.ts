@@ -1,3 +1,4 @@
+import { safeText } from '../../core/safe-text.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
@@ -127,7 +128,7 @@ export class PromoteCommand extends TenantAccessCommand {
     }
     const { savePlan } = await import('../../files/plan-file.js');
     await savePlan(resolve(this.context.cwd, this.outFile!), plan);
-    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
+    this.io.err(`Saved the plan of ${this.to} to ${safeText(this.outFile!)}. To carry out exactly this plan: roleflow apply ${safeText(this.outFile!)}`);
     return ExitCode.Ok;
   }
 }

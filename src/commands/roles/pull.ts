@@ -1,3 +1,4 @@
+import { safeText } from '../../core/safe-text.js';
 import { Command, Option } from 'clipanion';
 import { TenantCommand } from '../tenant-command.js';
 
@@ -59,20 +60,20 @@ export class PullCommand extends TenantCommand {
 
     for (const r of result.roles) {
       const what = `${showName(r.name)} (id ${showName(r.id)})`;
-      if (r.status === 'skipped') this.io.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
-      else if (!this.json && r.status !== 'unchanged') this.io.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
+      if (r.status === 'skipped') this.io.err(`warning: skipped ${r.file === undefined ? '' : `${safeText(r.file)}, `}Role ${what}: ${r.reason ?? ''}`);
+      else if (!this.json && r.status !== 'unchanged') this.io.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${safeText(r.file ?? '')}: ${what}`);
     }
     for (const { name, count } of result.sharedNames) {
       this.io.err(`warning: the tenant holds ${count} Roles named ${showName(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
-      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+      this.io.err(`warning: ${safeText(a.file)} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
     }
     if (result.localOnly.length > 0 && !this.json) {
-      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
+      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.map(safeText).join(', ')}`);
     }
     if (result.notForTenant.length > 0 && !this.json) {
-      const files = result.notForTenant.join(', ');
+      const files = result.notForTenant.map(safeText).join(', ');
       this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${files}`);
     }
     if (this.json) {
@@ -87,7 +88,7 @@ export class PullCommand extends TenantCommand {
       this.io.outJson(document);
     } else {
       this.io.out(
-        `Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${dir.display}/: ` +
+        `Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${safeText(dir.display)}/: ` +
           `${written} written, ${count('unchanged')} unchanged, ${count('skipped')} skipped.`,
       );
     }
