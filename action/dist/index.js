@@ -16096,6 +16096,50 @@ var init_config_file = __esm({
   }
 });
 
+// src/tenant/proxy-env.ts
+function proxySettings(env) {
+  const read = (name) => env[name.toLowerCase()] || env[name] || "";
+  const httpsProxy = read("HTTPS_PROXY");
+  const httpName = read("HTTP_PROXY") || httpsProxy ? "HTTP_PROXY" : "ALL_PROXY";
+  const httpProxy = read(httpName);
+  if (!httpProxy && !httpsProxy) return void 0;
+  if (httpProxy) checkProxyUrl(httpProxy, httpName);
+  if (httpsProxy) checkProxyUrl(httpsProxy, "HTTPS_PROXY");
+  return { httpProxy, httpsProxy, noProxy: read("NO_PROXY") };
+}
+function checkProxyUrl(value, name) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RoleflowError(`${name} is not a URL: set it to http://HOST:PORT (or unset it)`, "config");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new RoleflowError(`${name} ${url.protocol}//${url.host}: roleflow reaches a tenant through an http:// or https:// proxy only; set HTTPS_PROXY to one, or unset ${name}`, "config");
+  }
+}
+function proxyFor(url, settings) {
+  const host = url.host.replace(/:\d*$/, "").toLowerCase();
+  const port = Number(url.port) || (url.protocol === "https:" || url.protocol === "wss:" ? 443 : 80);
+  const noProxy = settings.noProxy.trim();
+  if (noProxy === "*") return void 0;
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const name = (m ? m[1] : entry).replace(/^\*?\./, "").toLowerCase();
+    if (m && Number(m[2]) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return void 0;
+  }
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  const proxy = secure && settings.httpsProxy || settings.httpProxy;
+  return proxy ? new URL(proxy) : void 0;
+}
+var init_proxy_env = __esm({
+  "src/tenant/proxy-env.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/core/redact-messages.ts
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
@@ -27215,7 +27259,7 @@ var require_env_http_proxy_agent = __commonJS({
       "http:": 80,
       "https:": 443
     };
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -27322,7 +27366,7 @@ var require_env_http_proxy_agent = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -29366,14 +29410,14 @@ var require_mock_utils = __commonJS({
             mockDispatch.call(this, opts, handler);
           } catch (error2) {
             if (error2.code === "UND_MOCK_ERR_MOCK_NOT_MATCHED") {
-              const netConnect = agent[kGetNetConnect]();
+              const netConnect2 = agent[kGetNetConnect]();
               const totalInterceptsCount = this[kDispatches][kTotalDispatchCount] || this[kDispatches].length;
               const pendingInterceptsCount = this[kDispatches].filter(({ consumed }) => !consumed).length;
               const interceptsMessage = `, ${pendingInterceptsCount} interceptor(s) remaining out of ${totalInterceptsCount} defined`;
-              if (netConnect === false) {
+              if (netConnect2 === false) {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)${interceptsMessage}`);
               }
-              if (checkNetConnect(netConnect, origin)) {
+              if (checkNetConnect(netConnect2, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)${interceptsMessage}`);
@@ -29387,11 +29431,11 @@ var require_mock_utils = __commonJS({
         }
       };
     }
-    function checkNetConnect(netConnect, origin) {
+    function checkNetConnect(netConnect2, origin) {
       const url = new URL(origin);
-      if (netConnect === true) {
+      if (netConnect2 === true) {
         return true;
-      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+      } else if (Array.isArray(netConnect2) && netConnect2.some((matcher) => matchValue(matcher, url.host))) {
         return true;
       }
       return false;
@@ -42769,7 +42813,7 @@ var require_undici = __commonJS({
     var Agent3 = require_agent();
     var ProxyAgent2 = require_proxy_agent();
     var Socks5ProxyAgent = require_socks5_proxy_agent();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
     var H2CClient = require_h2c_client();
     var errors = require_errors3();
@@ -42796,7 +42840,7 @@ var require_undici = __commonJS({
     module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
     module.exports.Socks5ProxyAgent = Socks5ProxyAgent;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.H2CClient = H2CClient;
     module.exports.RetryHandler = RetryHandler;
@@ -43010,12 +43054,13 @@ var init_http = __esm({
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
         this.sleep = options.sleep ?? ((ms2) => new Promise((resolve23) => setTimeout(resolve23, ms2)));
-        this.agent = new import_undici.Agent({
+        const agentOptions = {
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
           connections: 64,
           connect: { timeout: Math.min(options.target.timeoutMs, 1e4) }
-        });
+        };
+        this.agent = options.proxy ? new import_undici.EnvHttpProxyAgent({ ...agentOptions, ...options.proxy }) : new import_undici.Agent(agentOptions);
       }
       agent;
       base;
@@ -46406,7 +46451,7 @@ var require_websocket2 = __commonJS({
       const request2 = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
-      opts.createConnection = opts.createConnection || (isSecure ? tlsConnect : netConnect);
+      opts.createConnection = opts.createConnection || (isSecure ? tlsConnect2 : netConnect2);
       opts.defaultPort = opts.defaultPort || defaultPort;
       opts.port = parsedUrl.port || defaultPort;
       opts.host = parsedUrl.hostname.startsWith("[") ? parsedUrl.hostname.slice(1, -1) : parsedUrl.hostname;
@@ -46612,11 +46657,11 @@ var require_websocket2 = __commonJS({
       websocket.emit("error", err);
       websocket.emitClose();
     }
-    function netConnect(options) {
+    function netConnect2(options) {
       options.path = options.socketPath;
       return net.connect(options);
     }
-    function tlsConnect(options) {
+    function tlsConnect2(options) {
       options.path = void 0;
       if (!options.servername && options.servername !== "") {
         options.servername = net.isIP(options.host) ? "" : options.host;
@@ -47337,6 +47382,69 @@ var init_wrapper = __esm({
   }
 });
 
+// src/tenant/proxy-tunnel.ts
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+function tunnelAgent(proxy, secure) {
+  const Base = secure ? HttpsAgent : HttpAgent;
+  class Tunnel extends Base {
+    // Node's Agent takes the socket from the callback when this returns nothing.
+    createConnection(request2, callback) {
+      const options = request2;
+      const host = options.hostname ?? options.host ?? "localhost";
+      const port = Number(options.port) || (secure ? 443 : 80);
+      openTunnel(proxy, host, port).then(
+        (socket) => callback?.(null, secure ? tlsConnect({ ...options, host, port, socket, servername: options.servername ?? host }) : socket),
+        (error2) => callback?.(error2, void 0)
+      );
+      return void 0;
+    }
+  }
+  return new Tunnel({ keepAlive: false });
+}
+function openTunnel(proxy, host, port) {
+  const proxyPort = Number(proxy.port) || (proxy.protocol === "https:" ? 443 : 80);
+  const socket = proxy.protocol === "https:" ? tlsConnect({ host: proxy.hostname, port: proxyPort, servername: proxy.hostname }) : netConnect({ host: proxy.hostname, port: proxyPort });
+  const target = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const auth2 = proxy.username ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}\r
+` : "";
+  return new Promise((resolve23, reject2) => {
+    let head = Buffer.alloc(0);
+    const fail3 = (error2) => {
+      socket.destroy();
+      reject2(error2);
+    };
+    socket.once("error", (error2) => reject2(new Error(`proxy ${displayUrl(proxy)}: ${error2.code ?? error2.message}`)));
+    socket.once(proxy.protocol === "https:" ? "secureConnect" : "connect", () => socket.write(`CONNECT ${target} HTTP/1.1\r
+Host: ${target}\r
+${auth2}\r
+`));
+    const onData = (chunk) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) {
+        if (head.length > 16 * 1024) fail3(new Error(`proxy ${displayUrl(proxy)} sent no end to its answer to CONNECT`));
+        return;
+      }
+      socket.off("data", onData);
+      const status = head.subarray(0, head.indexOf("\r\n")).toString("latin1");
+      if (!/^HTTP\/1\.[01] 2\d\d\b/.test(status)) return fail3(new Error(`proxy ${displayUrl(proxy)} refused the tunnel to ${target}: ${status.slice(0, 80)}`));
+      if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
+      socket.removeAllListeners("error");
+      resolve23(socket);
+    };
+    socket.on("data", onData);
+  });
+}
+var init_proxy_tunnel = __esm({
+  "src/tenant/proxy-tunnel.ts"() {
+    "use strict";
+    init_printed_url();
+  }
+});
+
 // src/core/runs/stop-signal.ts
 function onStop(signal, callback) {
   let callbacks = waiting.get(signal);
@@ -47521,7 +47629,7 @@ var ws_open_exports = {};
 __export(ws_open_exports, {
   openWsSession: () => openWsSession
 });
-function openWsSession(target, token, onRequest) {
+function openWsSession(target, token, onRequest, proxy) {
   if (target.wsUrl === void 0) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
@@ -47539,12 +47647,14 @@ function openWsSession(target, token, onRequest) {
     url = new URL(checked.href);
     url.searchParams.set("token", token);
   } else if (token !== void 0) headers.authorization = `Bearer ${token}`;
+  const via = proxy === void 0 ? void 0 : proxyFor(new URL(checked.href), proxy);
   let socket;
   try {
     socket = new wrapper_default(url, {
       headers,
       followRedirects: false,
       perMessageDeflate: false,
+      ...via && { agent: tunnelAgent(via, checked.href.startsWith("wss:")) },
       // No frame larger than an execution may hold is read (the session names the limit).
       maxPayload: (target.limits ?? DEFAULT_LIMITS).maxExecutionBytes
     });
@@ -47608,6 +47718,8 @@ var init_ws_open = __esm({
     init_printed_url();
     init_redact_messages();
     init_url_safety();
+    init_proxy_env();
+    init_proxy_tunnel();
     init_ws_session();
     checkedUrls = /* @__PURE__ */ new Map();
   }
@@ -47728,7 +47840,7 @@ var init_client = __esm({
       openWs() {
         return this.guard(async () => {
           const { openWsSession: openWsSession2 } = await (wsOpenModule ??= Promise.resolve().then(() => (init_ws_open(), ws_open_exports)));
-          const session = await openWsSession2(this.target, this.options.token, this.options.onRequest);
+          const session = await openWsSession2(this.target, this.options.token, this.options.onRequest, this.options.proxy);
           this.sessions.add(session);
           const close = session.close.bind(session);
           session.close = () => {
@@ -55852,7 +55964,8 @@ async function openTenant(opts) {
   if (target.wsUrl !== void 0) safeTenantUrl(target.wsUrl, "ws", flags.wsUrl === void 0 ? `tenants.${name}.ws_url` : "--ws-url");
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient2({ target, token, ...hooks(opts) });
+  const proxy = proxySettings(env);
+  const client = createClient2({ target, token, ...hooks(opts), ...proxy && { proxy } });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 function tenantNameOf(config, flags) {
@@ -55897,6 +56010,7 @@ var init_open_tenant = __esm({
     init_config_file();
     init_url_safety();
     init_schema();
+    init_proxy_env();
     LOCAL_TENANT = "local";
   }
 });
@@ -66546,7 +66660,7 @@ var require_env_http_proxy_agent2 = __commonJS({
       "https:": 443
     };
     var experimentalWarned = false;
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -66665,7 +66779,7 @@ var require_env_http_proxy_agent2 = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -68507,11 +68621,11 @@ var require_mock_utils2 = __commonJS({
             mockDispatch.call(this, opts, handler);
           } catch (error2) {
             if (error2 instanceof MockNotMatchedError) {
-              const netConnect = agent[kGetNetConnect]();
-              if (netConnect === false) {
+              const netConnect2 = agent[kGetNetConnect]();
+              if (netConnect2 === false) {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
               }
-              if (checkNetConnect(netConnect, origin)) {
+              if (checkNetConnect(netConnect2, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)`);
@@ -68525,11 +68639,11 @@ var require_mock_utils2 = __commonJS({
         }
       };
     }
-    function checkNetConnect(netConnect, origin) {
+    function checkNetConnect(netConnect2, origin) {
       const url = new URL(origin);
-      if (netConnect === true) {
+      if (netConnect2 === true) {
         return true;
-      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+      } else if (Array.isArray(netConnect2) && netConnect2.some((matcher) => matchValue(matcher, url.host))) {
         return true;
       }
       return false;
@@ -76630,7 +76744,7 @@ var require_undici2 = __commonJS({
     var BalancedPool = require_balanced_pool2();
     var Agent3 = require_agent2();
     var ProxyAgent2 = require_proxy_agent2();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent2();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent2();
     var RetryAgent = require_retry_agent2();
     var errors = require_errors4();
     var util = require_util8();
@@ -76653,7 +76767,7 @@ var require_undici2 = __commonJS({
     module.exports.BalancedPool = BalancedPool;
     module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.RetryHandler = RetryHandler;
     module.exports.DecoratorHandler = DecoratorHandler;

@@ -126,7 +126,7 @@ class HttpTenantClient implements TenantClient {
       // Loaded when first needed: `plan` and `apply` never open a WebSocket, and ws costs ~20 ms to load.
       // Imported once: an import() of a loaded module still goes through the module loader, per session.
       const { openWsSession } = await (wsOpenModule ??= import('./ws-open.js'));
-      const session = await openWsSession(this.target, this.options.token, this.options.onRequest);
+      const session = await openWsSession(this.target, this.options.token, this.options.onRequest, this.options.proxy);
       this.sessions.add(session);
       const close = session.close.bind(session);
       session.close = () => {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
@@ -40,7 +40,7 @@ type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: st
  * and undici's `request` follows no redirects (a 3xx comes back as a status).
  */
 export class HttpTransport {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   private readonly base: URL | RoleflowError;
   /** The base URL's origin, and its path without the trailing `/` (request paths go below it). */
   private readonly origin: string;
@@ -62,12 +62,15 @@ export class HttpTransport {
     if (options.token !== undefined) bare['authorization'] = `Bearer ${options.token}`;
     this.headers = { bare, json: { ...bare, 'content-type': 'application/json' } };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.agent = new Agent({
+    const agentOptions = {
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connections: 64,
       connect: { timeout: Math.min(options.target.timeoutMs, 10_000) },
-    });
+    };
+    // Through the environment's proxy (tenant/proxy-env.ts): its values given, so only the command's
+    // environment counts, never the process's.
+    this.agent = options.proxy ? new EnvHttpProxyAgent({ ...agentOptions, ...options.proxy }) : new Agent(agentOptions);
   }
 
   /** The base URL as it may be printed. */

@@ -8,6 +8,7 @@ import type { ClientOptions } from './exchange.js';
 import { configRelative } from '../files/config-file.js';
 import { safeTenantUrl } from '../core/url-safety.js';
 import { closest } from '../core/schema.js';
+import { proxySettings } from './proxy-env.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -97,7 +98,9 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   if (target.wsUrl !== undefined) safeTenantUrl(target.wsUrl, 'ws', flags.wsUrl === undefined ? `tenants.${name}.ws_url` : '--ws-url');
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient({ target, token, ...hooks(opts) });
+  // The embedded tenant is in this process: never reached through a proxy.
+  const proxy = proxySettings(env);
+  const client = createClient({ target, token, ...hooks(opts), ...(proxy && { proxy }) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
