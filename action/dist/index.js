@@ -43442,17 +43442,35 @@ var init_serialize = __esm({
 });
 
 // src/core/glob.ts
-function globToRegExp(glob) {
-  let source = "";
-  for (const ch of glob) {
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "su");
+function compileGlob(glob) {
+  const pattern = Array.from(glob);
+  if (!pattern.includes("*") && !pattern.includes("?")) return { test: (name) => name === glob };
+  return { test: (name) => wildcardMatch(pattern, Array.from(name)) };
 }
 function matchesGlob(name, glob) {
-  return globToRegExp(glob).test(name);
+  return compileGlob(glob).test(name);
+}
+function wildcardMatch(pattern, name) {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (p < pattern.length && (pattern[p] === "?" || pattern[p] !== "*" && pattern[p] === name[n])) {
+      p += 1;
+      n += 1;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p;
+      p += 1;
+      resume = n;
+    } else if (star !== -1) {
+      p = star + 1;
+      resume += 1;
+      n = resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === "*") p += 1;
+  return p === pattern.length;
 }
 var init_glob = __esm({
   "src/core/glob.ts"() {
@@ -56506,7 +56524,7 @@ var init_content_diff = __esm({
 
 // src/core/plan/matching.ts
 function globMatcher(globs) {
-  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  const compiled2 = globs.map((g) => ({ glob: g, re: compileGlob(g) }));
   return (name) => compiled2.find((c) => c.re.test(name))?.glob;
 }
 function indexRoles(roles) {
@@ -57495,10 +57513,10 @@ __export(plan_exports, {
   PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
   checkPlanFresh: () => checkPlanFresh,
   compare: () => compare,
+  compileGlob: () => compileGlob,
   computePlan: () => computePlan,
   contentDiff: () => contentDiff,
   globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
   indexRoles: () => indexRoles,
   isTenantPlanError: () => isTenantPlanError,
   matchRoles: () => matchRoles,
@@ -81356,7 +81374,7 @@ function loadLatency(value, pointer, ctx) {
   const l = rec(value);
   const total = l["total"] === void 0 ? [] : loadBudgets(l["total"], ptr(pointer, "total"), ctx);
   const steps = Object.entries(rec(l["steps"])).flatMap(
-    ([pattern, v]) => loadBudgets(v, ptr(pointer, "steps", pattern), ctx).map((b) => ({ ...b, pattern, regex: globToRegExp(pattern) }))
+    ([pattern, v]) => loadBudgets(v, ptr(pointer, "steps", pattern), ctx).map((b) => ({ ...b, pattern, regex: compileGlob(pattern) }))
   );
   return { total, steps };
 }

@@ -34,7 +34,7 @@ export { parsePath, valueAt } from './path.js';
 export { checkOutput, show, type OutputVerdict } from './operators.js';
 export { evaluateTest } from './evaluate.js';
 export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } from './repeats.js';
-export { globToRegExp, matchesGlob } from '../glob.js';
+export { compileGlob, matchesGlob } from '../glob.js';
 export { usesOperator, unknownLeakRoles, shortLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
 export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
 export { patternPointer } from './checks/schema-patterns.js';

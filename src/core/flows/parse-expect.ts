@@ -2,7 +2,7 @@ import { closest } from '../schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
 import { patternPointer } from './checks/schema-patterns.js';
-import { globToRegExp } from '../glob.js';
+import { compileGlob } from '../glob.js';
 import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
 import { compileMatches } from './operators.js';
 import { parsePath } from './path.js';
@@ -122,7 +122,7 @@ function loadLatency(value: unknown, pointer: string, ctx: LoadContext): Latency
   const l = rec(value);
   const total = l['total'] === undefined ? [] : loadBudgets(l['total'], ptr(pointer, 'total'), ctx);
   const steps = Object.entries(rec(l['steps'])).flatMap(([pattern, v]) =>
-    loadBudgets(v, ptr(pointer, 'steps', pattern), ctx).map((b) => ({ ...b, pattern, regex: globToRegExp(pattern) })),
+    loadBudgets(v, ptr(pointer, 'steps', pattern), ctx).map((b) => ({ ...b, pattern, regex: compileGlob(pattern) })),
   );
   return { total, steps };
 }

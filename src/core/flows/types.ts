@@ -1,3 +1,4 @@
+import type { NameMatcher } from '../glob.js';
 import type { UserRegex } from '../linear-regex.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { ErrorCode } from '../errors.js';
@@ -174,7 +175,7 @@ export interface LatencyBudget extends Located {
 export interface StepLatencyBudget extends LatencyBudget {
   /** A service name or a glob (`llm*`). */
   pattern: string;
-  regex: RegExp;
+  regex: NameMatcher;
 }
 
 export interface LatencyExpectation {

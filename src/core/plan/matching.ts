@@ -1,5 +1,5 @@
 import type { Issue } from '../errors.js';
-import { globToRegExp } from '../glob.js';
+import { compileGlob } from '../glob.js';
 import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
@@ -7,7 +7,7 @@ import type { RoleFile } from '../roles/role-file.js';
 
 /** Which glob of a list a name matches first, or undefined; the globs are compiled once. */
 export function globMatcher(globs: readonly string[]): (name: string) => string | undefined {
-  const compiled = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  const compiled = globs.map((g) => ({ glob: g, re: compileGlob(g) }));
   return (name) => compiled.find((c) => c.re.test(name))?.glob;
 }
 
