@@ -1,6 +1,6 @@
 // The JSON Schemas of schemas/ as ajv standalone validators, generated at build time (build.mjs
-// puts this module in place of src/core/precompiled-schemas.ts), so no command compiles a schema
-// at start-up. The ajv options are src/core/schema.ts's; test/core/schema-standalone.test.ts proves
+// puts this module in place of src/core/text/precompiled-schemas.ts), so no command compiles a schema
+// at start-up. The ajv options are src/core/text/schema.ts's; test/core/schema-standalone.test.ts proves
 // the generated validators give exactly the errors of compiling the schemas at run time.
 import { Ajv } from 'ajv';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 export const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true };
 
 /**
- * An ajv with src/core/meta-schema.ts's draft-07 meta-schema: ajv's, less the `uniqueItems` on
+ * An ajv with src/core/text/meta-schema.ts's draft-07 meta-schema: ajv's, less the `uniqueItems` on
  * `enum` it checks in quadratic time; `linearErrors` is meta-schema.ts's too (the same lines: this
  * script runs before any build).
  */
@@ -53,7 +53,7 @@ export function draft07MetaCode() {
 }
 
 /**
- * The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. Each validator's
+ * The ESM module that replaces src/core/text/precompiled-schemas.ts in the bundle. Each validator's
  * code is kept as a string and compiled (`new Function`) when a command first uses it, most
  * commands using one or two of the schemas. The ajv runtime modules the code requires are bundled
  * (each `require` below names its module); ajv itself is required only to compile a schema not

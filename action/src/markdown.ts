@@ -1,6 +1,6 @@
-import { maxOf } from '../../src/core/large-arrays.js';
+import { maxOf } from '../../src/core/text/lists.js';
 import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
-import { mdCode } from '../../src/core/plan/markdown-parts.js';
+import { mdCode } from '../../src/core/plan/render/markdown-parts.js';
 
 export { GITHUB_COMMENT_LIMIT, mdCode };
 

@@ -3,8 +3,6 @@
  * (see PRODUCT.md, "Interface ambiguities"). Pure types: no I/O here.
  */
 
-import type { Limits } from './limits.js';
-
 /** The three fields a Role file declares and the service stores. */
 export interface RoleFields {
   name: string;
@@ -36,6 +34,8 @@ export interface ExecutionLogEntry {
   /** Duration in ms (`{seconds, milliseconds}` parts combined, see latency rule). */
   latencyMs: number;
   flowId?: string;
+  /** Why a step failed, when the service says (the interface shows no such member; the emulator sends one). */
+  error?: string;
 }
 
 /** A message the service sends on a WebSocket, decoded. */
@@ -113,4 +113,18 @@ export interface TenantClient {
   /** Open a WebSocket; a refused upgrade rejects with a RoleflowError naming status 403. */
   openWs(): Promise<WsSession>;
   close(): Promise<void>;
+}
+
+/**
+ * How much roleflow reads from a tenant (`limits:` in the config): past a limit, what is being
+ * read ends with an error naming it, so no answer, however large, can exhaust memory, and every
+ * reporter handles whatever fits.
+ */
+export interface Limits {
+  /** One HTTP answer's body; past it the answer is an error, never retried. */
+  maxResponseBytes: number;
+  /** One execution's WebSocket messages or logged steps; past it that execution is an error. */
+  maxMessages: number;
+  /** One execution's WebSocket frames (or its HTTPS log), in bytes; past it that execution is an error. */
+  maxExecutionBytes: number;
 }

@@ -1,6 +1,6 @@
 import type { AssertionResult } from '../core/flows/index.js';
-import { pushAll } from '../core/large-arrays.js';
-import { escapeControls, safeText } from '../core/safe-text.js';
+import { pushAll } from '../core/text/lists.js';
+import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { notRunReason } from './build.js';
 import { idsText } from './digest.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';

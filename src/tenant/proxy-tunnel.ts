@@ -3,7 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { displayUrl } from '../core/printed-url.js';
+import { displayUrl } from '../core/text/printed-url.js';
 
 /**
  * An agent for `ws` that opens each connection through `proxy` with CONNECT, then speaks TLS to

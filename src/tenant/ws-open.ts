@@ -1,11 +1,11 @@
 import WebSocket from 'ws';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
-import { DEFAULT_LIMITS } from '../core/limits.js';
+import { DEFAULT_LIMITS } from '../core/config/limits.js';
 import type { TenantTarget, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
-import { displayUrl, redactUrl } from '../core/printed-url.js';
+import { displayUrl, redactUrl } from '../core/text/printed-url.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
-import { safeTenantUrl } from '../core/url-safety.js';
+import { safeTenantUrl } from '../core/config/url-safety.js';
 import { proxyFor, type ProxySettings } from './proxy-env.js';
 import { tunnelAgent } from './proxy-tunnel.js';
 import { Session } from './ws-session.js';

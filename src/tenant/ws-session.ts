@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
-import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/limits.js';
+import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import type { WsServerMessage, WsSession } from '../core/model.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { onStop } from '../core/runs/stop-signal.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../../src/core/glob.js';
+import { compileGlob } from '../../src/core/text/glob.js';
 
 /** What a glob meant as a regular expression: the reference on short names. */
 function reference(glob: string): RegExp {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileUserRegex, type UserRegex } from '../../src/core/linear-regex.js';
+import { compileUserRegex, type UserRegex } from '../../src/core/text/linear-regex.js';
 import { compileUserSchema } from '../../src/core/flows/index.js';
 import { formatIssue } from '../../src/core/errors.js';
 import { parseFlowTestFile } from '../../src/core/flows/index.js';

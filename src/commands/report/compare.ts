@@ -1,8 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { environmentSecrets } from '../../core/redact.js';
 import { RoleflowCommand } from '../base.js';
+import { failOnRegressionOption, thresholdOption } from '../options.js';
 
 export class ReportCompareCommand extends RoleflowCommand {
   static override paths = [['report', 'compare']];
@@ -42,25 +40,13 @@ export class ReportCompareCommand extends RoleflowCommand {
   base = Option.String({ name: 'BASE' });
   head = Option.String({ name: 'HEAD' });
   format = Option.String('--format', 'text', { description: 'text (default), markdown or json' });
-  threshold = Option.String('--threshold', '20%', { description: 'The p50/p95 increase that may be a regression (default 20%)' });
-  failOnRegression = Option.Boolean('--fail-on-regression', false, { description: 'Exit 3 on a significant regression, a newly failing test, or a test HEAD did not run or newly skipped' });
+  threshold = thresholdOption('The p50/p95 increase that may be a regression (default 20%)');
+  failOnRegression = failOnRegressionOption('Exit 3 on a significant regression, a newly failing test, or a test HEAD did not run or newly skipped');
   allowSkipped = Option.Boolean('--allow-skipped', false, { description: 'With --fail-on-regression: a test HEAD did not run, or skipped after passing in BASE, does not fail it' });
 
   async execute(): Promise<number> {
-    const [{ parseThreshold }, { compareReportFiles }, { renderComparison, COMPARE_FORMATS }] = await Promise.all([
-      import('../../core/compare/index.js'),
-      import('../../run/read-reports.js'),
-      import('../../report/compare.js'),
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const format = COMPARE_FORMATS.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
-    const threshold = parseThreshold(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
-    const comparison = await compareReportFiles(this.context.cwd, this.base, this.head, threshold.value, { allowSkipped: this.allowSkipped });
-    const files = { base: this.base, head: this.head };
-    if (format === 'json') this.io.outData(comparison, (c) => renderComparison(c, files, 'json'));
-    else this.io.out(renderComparison(comparison, files, format));
-    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportCompare } = await import('../../run/report.js');
+    const { base, head, format, threshold, failOnRegression, allowSkipped } = this;
+    return reportCompare({ ...this.common, base, head, format, threshold, failOnRegression, allowSkipped }, this.ports);
   }
 }

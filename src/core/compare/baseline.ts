@@ -1,4 +1,4 @@
-import type { NameMatcher } from '../glob.js';
+import type { NameMatcher } from '../text/glob.js';
 import { percentile } from '../flows/latency.js';
 import type { BudgetKind, FlowTest, LatencyBudget, Transport } from '../flows/types.js';
 import { wallSamples, type ComparableReport, type ComparableResult } from './compare.js';

@@ -1,7 +1,3 @@
-import { normalise } from './leak-normal.js';
-
-export { normalise } from './leak-normal.js';
-
 /**
  * Prompt-leak detection: does a text contain a verbatim run of a Role's content of at least
  * `minChars` characters, once both are in one normal form (leak-normal.ts: entities decoded,
@@ -9,6 +5,12 @@ export { normalise } from './leak-normal.js';
  * (Rabin–Karp) of every `minChars`-long window of the Roles is indexed once; an output is then
  * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
  */
+
+import type { Leak, LeakFinder } from '../types.js';
+import { normalise } from './leak-normal.js';
+
+export type { Leak } from '../types.js';
+export { normalise } from './leak-normal.js';
 
 /** A Role's text as checked, and where its content starts in its file (1-based line). */
 export interface RoleText {
@@ -23,15 +25,6 @@ export interface RoleText {
   written?: { content: string; origin: readonly number[] };
 }
 
-export interface Leak {
-  role: string;
-  file: string;
-  /** The line of the role file where the leaked run starts. */
-  line: number;
-  /** The leaked run as the Role has it, whitespace runs one space, in full. */
-  text: string;
-}
-
 export const DEFAULT_MIN_CHARS = 40;
 
 const MOD = 2_147_483_647;
@@ -44,7 +37,7 @@ interface NormalRole {
   origin: number[];
 }
 
-export class LeakIndex {
+export class LeakIndex implements LeakFinder {
   private readonly roles: NormalRole[];
   /** Window hash → [role index, start] pairs, flattened. */
   private readonly windows = new Map<number, number[]>();

@@ -1,6 +1,6 @@
-import { compileUserRegex, type UserRegex } from '../../linear-regex.js';
+import { compileUserRegex, type UserRegex } from '../../text/linear-regex.js';
 import { ptr } from '../load-context.js';
-import { stableJson } from '../../stable-json.js';
+import { stableJson } from '../../text/stable-json.js';
 
 /** A regular expression of a JSON Schema: a `pattern` value or a `patternProperties` key, and where. */
 export interface SchemaPattern {
