@@ -7364,6 +7364,7 @@ __export(schema_exports, {
   compileSchema: () => compileSchema,
   describeSchemaError: () => describeSchemaError,
   pointerToPath: () => pointerToPath,
+  schemaProblems: () => schemaProblems,
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
@@ -7378,13 +7379,17 @@ function validateAgainst(schema, source, file) {
   const validate2 = compileSchema(schema);
   if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
-      const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
-      return { file, ...pos, message: describeSchemaError(e) };
-    })
+    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message2 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message2 }))
   );
   return { ok: false, issues };
+}
+function schemaProblems(errors, at = "", opts = {}) {
+  return withoutOtherShapes(errors).filter(notNoise).map((error2) => {
+    const pointer = `${at}${error2.instancePath}`;
+    const key = error2.keyword === "additionalProperties" ? String(error2.params["additionalProperty"]) : error2.propertyName;
+    const message2 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
+    return { pointer, ...key !== void 0 && { key }, message: message2 };
+  });
 }
 function describeSchemaError(e) {
   const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
@@ -80964,7 +80969,7 @@ function userSchemaCompiler(meta) {
     const generated = meta !== void 0 && DRAFT_072.has(anonymous.$schema);
     const ajv2 = generated ? trustingAjv ??= draft07Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= draft07Ajv(USER_AJV);
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
-    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: shapeErrors };
     const refused = refusedPattern(anonymous) ?? duplicateEnumValue(anonymous);
     if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
@@ -81334,7 +81339,8 @@ function loadAssertion(value, pointer, ctx) {
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
     const compiled2 = compileUserSchema(a[operator]);
     if (compiled2.ok) assertion.check = compiled2.check;
-    else if (!compiled2.shape) {
+    else if (compiled2.shape) for (const p of schemaProblems(compiled2.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else {
       const at = patternPointer(ptr(pointer, operator), compiled2.at ?? []);
       ctx.report(at.pointer, compiled2.error, at.key);
     }
@@ -81824,7 +81830,9 @@ function mergeIssues(schemaIssues, loadIssues) {
   const kept = schemaIssues.filter(
     (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, named2)
   );
-  const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
+  const loadNamed = namedPaths(loadIssues);
+  const loaded = loadIssues.filter((i) => !otherShape(i, loadNamed));
+  const unique = new Map([...kept, ...loaded].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
 function otherShape(issue2, named2) {

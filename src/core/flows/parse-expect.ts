@@ -1,4 +1,4 @@
-import { closest } from '../text/schema.js';
+import { closest, schemaProblems } from '../text/schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
 import { patternPointer } from './checks/schema-patterns.js';
@@ -84,7 +84,9 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     const compiled = compileUserSchema(a[operator]);
     if (compiled.ok) assertion.check = compiled.check;
-    else if (!compiled.shape) {
+    // Checked against the draft-07 meta-schema: each faulty key is reported at its value.
+    else if (compiled.shape) for (const p of schemaProblems(compiled.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else {
       const at = patternPointer(ptr(pointer, operator), compiled.at ?? []);
       ctx.report(at.pointer, compiled.error, at.key);
     }

@@ -21,7 +21,7 @@ const SHOWN = 3;
 const SHOWN_VALUES = 20;
 
 /** What compiling a user's schema gives: its check, or why it cannot be used (one line). */
-export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: true; at?: string[] };
+export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: readonly ErrorObject[]; at?: string[] };
 
 /** `$schema` values naming draft-07, the meta-schema ajv checks a schema without one against. */
 const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
@@ -49,9 +49,9 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
     const { $id: _id, ...anonymous } = schema as { $id?: unknown };
     const generated = meta !== undefined && DRAFT_07.has((anonymous as { $schema?: unknown }).$schema as string | undefined);
     const ajv = generated ? (trustingAjv ??= draft07Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= draft07Ajv(USER_AJV));
-    // A schema of the wrong shape is the flow-test schema's to report, at the faulty key.
+    // A schema of the wrong shape: its meta-schema's errors, for the caller to report at the faulty keys.
     const shapeErrors = generated ? errorsOf((metaCheck ??= meta()), anonymous) : ajv.validateSchema(anonymous) ? null : ajv.errors;
-    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: true };
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: shapeErrors };
     const refused = refusedPattern(anonymous) ?? duplicateEnumValue(anonymous);
     if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
