@@ -201,27 +201,185 @@ var init_config = __esm({
   }
 });
 
-// src/core/flows/checks/leaks.ts
+// src/core/config/limits.ts
+function parseByteSize(value) {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : void 0;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = UNITS[(m?.[2] ?? "").toLowerCase() || "b"];
+  if (!m || unit === void 0) return void 0;
+  const bytes = Math.floor(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : void 0;
+}
+function showBytes(bytes) {
+  for (const [unit, size3] of [["GiB", GIB], ["MiB", MIB], ["KiB", KIB]]) {
+    if (bytes >= size3) return `${Math.round(bytes / size3 * 10) / 10} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+function namedLimit(limits, key) {
+  const value = key === "maxMessages" ? String(limits[key]) : showBytes(limits[key]);
+  return `${LIMIT_KEYS[key]} (${value})`;
+}
+var KIB, MIB, GIB, DEFAULT_LIMITS, LIMIT_KEYS, UNITS;
+var init_limits = __esm({
+  "src/core/config/limits.ts"() {
+    "use strict";
+    KIB = 1024;
+    MIB = KIB * 1024;
+    GIB = MIB * 1024;
+    DEFAULT_LIMITS = { maxResponseBytes: 64 * MIB, maxMessages: 1e5, maxExecutionBytes: 64 * MIB };
+    LIMIT_KEYS = {
+      maxResponseBytes: "limits.max_response_bytes",
+      maxMessages: "limits.max_messages",
+      maxExecutionBytes: "limits.max_execution_bytes"
+    };
+    UNITS = { b: 1, kb: 1e3, kib: KIB, mb: 1e3 ** 2, mib: MIB, gb: 1e3 ** 3, gib: GIB };
+  }
+});
+
+// src/core/flows/checks/leak-normal.ts
 function normalise(text2) {
-  let out = "";
+  const out = [];
   const origin = [];
   let inSpace = false;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += " ";
-        origin.push(i);
+  const emit = (piece, at) => {
+    for (const ch of piece) {
+      if (INVISIBLE.has(ch)) continue;
+      if (SPACE.test(ch)) {
+        if (!inSpace) {
+          out.push(" ");
+          origin.push(at);
+        }
+        inSpace = true;
+      } else {
+        out.push(ch);
+        origin.push(at);
+        inSpace = false;
       }
-      inSpace = true;
-    } else {
-      out += ch;
-      origin.push(i);
-      inSpace = false;
     }
+  };
+  for (let i = 0; i < text2.length; ) {
+    const code19 = text2.charCodeAt(i);
+    if (code19 < 128 && code19 !== 38 && !(text2.charCodeAt(i + 1) >= 768)) {
+      emit(code19 >= 65 && code19 <= 90 ? String.fromCharCode(code19 + 32) : text2[i], i);
+      i += 1;
+      continue;
+    }
+    const entity = code19 === 38 ? decodeEntity(text2, i) : void 0;
+    const start = i;
+    let cluster;
+    if (entity !== void 0) {
+      cluster = entity.text;
+      i = entity.end;
+    } else {
+      const first = String.fromCodePoint(text2.codePointAt(i));
+      i += first.length;
+      cluster = first;
+      for (let next = nextChar(text2, i); next !== void 0 && (MARK.test(next) || INVISIBLE.has(next)); next = nextChar(text2, i)) {
+        if (!INVISIBLE.has(next)) cluster += next;
+        i += next.length;
+      }
+    }
+    emit(fold(cluster), start);
   }
-  return { text: out, origin };
+  return { text: out.join(""), origin };
 }
+function nextChar(text2, at) {
+  return at < text2.length ? String.fromCodePoint(text2.codePointAt(at)) : void 0;
+}
+function fold(text2) {
+  return text2.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
+}
+function decodeEntity(text2, at) {
+  ENTITY.lastIndex = at;
+  const m = ENTITY.exec(text2);
+  if (!m) return void 0;
+  const end = at + m[0].length;
+  if (m[3] !== void 0) {
+    const named2 = NAMED[m[3]] ?? NAMED[m[3].toLowerCase()];
+    return named2 === void 0 ? void 0 : { text: named2, end };
+  }
+  const code19 = m[1] !== void 0 ? Number(m[1]) : parseInt(m[2], 16);
+  return code19 > 0 && code19 <= 1114111 && (code19 < 55296 || code19 > 57343) ? { text: String.fromCodePoint(code19), end } : void 0;
+}
+var MARK, SPACE, INVISIBLE, NAMED, ENTITY;
+var init_leak_normal = __esm({
+  "src/core/flows/checks/leak-normal.ts"() {
+    "use strict";
+    MARK = new RegExp("^\\p{M}$", "u");
+    SPACE = /^\s$/u;
+    INVISIBLE = /* @__PURE__ */ new Set(["­", "͏", "؜", "ᅟ", "ᅠ", "឴", "឵", "᠎", "​", "‌", "‍", "‎", "‏", "⁠", "⁡", "⁢", "⁣", "⁤", "\uFEFF", "ㅤ", "ﾠ"]);
+    NAMED = {
+      amp: "&",
+      lt: "<",
+      gt: ">",
+      quot: '"',
+      apos: "'",
+      nbsp: " ",
+      shy: "­",
+      zwsp: "​",
+      zwnj: "‌",
+      zwj: "‍",
+      ndash: "–",
+      mdash: "—",
+      hellip: "…",
+      lsquo: "‘",
+      rsquo: "’",
+      ldquo: "“",
+      rdquo: "”",
+      laquo: "«",
+      raquo: "»",
+      bull: "•",
+      middot: "·",
+      copy: "©",
+      reg: "®",
+      trade: "™",
+      euro: "€",
+      pound: "£",
+      yen: "¥",
+      cent: "¢",
+      sect: "§",
+      para: "¶",
+      deg: "°",
+      times: "×",
+      divide: "÷",
+      ensp: " ",
+      emsp: " ",
+      thinsp: " ",
+      colon: ":",
+      semi: ";",
+      comma: ",",
+      period: ".",
+      excl: "!",
+      quest: "?",
+      num: "#",
+      dollar: "$",
+      percnt: "%",
+      lpar: "(",
+      rpar: ")",
+      ast: "*",
+      plus: "+",
+      sol: "/",
+      bsol: "\\",
+      lsqb: "[",
+      rsqb: "]",
+      lcub: "{",
+      rcub: "}",
+      verbar: "|",
+      grave: "`",
+      tilde: "~",
+      lowbar: "_",
+      equals: "=",
+      newline: "\n",
+      tab: "	",
+      hyphen: "‐",
+      dash: "‐"
+    };
+    ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/y;
+  }
+});
+
+// src/core/flows/checks/leaks.ts
 function excerpt(text2, max = 60) {
   if (text2.length <= max) return text2;
   const head = Math.ceil((max - 1) * 0.6);
@@ -247,6 +405,8 @@ var DEFAULT_MIN_CHARS, MOD, BASE, LeakIndex;
 var init_leaks = __esm({
   "src/core/flows/checks/leaks.ts"() {
     "use strict";
+    init_leak_normal();
+    init_leak_normal();
     DEFAULT_MIN_CHARS = 40;
     MOD = 2147483647;
     BASE = 257;
@@ -295,7 +455,9 @@ var init_leaks = __esm({
         const content = written ? written.content : r.role.content;
         let line = r.role.firstLine;
         for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
-        return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+        const from = r.origin[at];
+        const to = at + end < r.origin.length ? r.origin[at + end] : r.role.content.length;
+        return { role: r.role.name, file: r.role.file, line, text: r.role.content.slice(from, to).replace(/\s+/g, " ") };
       }
     };
   }
@@ -376,21 +538,21 @@ var require_identity = __commonJS({
     "use strict";
     var ALIAS = Symbol.for("yaml.alias");
     var DOC = Symbol.for("yaml.document");
-    var MAP = Symbol.for("yaml.map");
+    var MAP2 = Symbol.for("yaml.map");
     var PAIR = Symbol.for("yaml.pair");
     var SCALAR = Symbol.for("yaml.scalar");
     var SEQ = Symbol.for("yaml.seq");
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
-          case MAP:
+          case MAP2:
           case SEQ:
             return true;
         }
@@ -400,7 +562,7 @@ var require_identity = __commonJS({
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case ALIAS:
-          case MAP:
+          case MAP2:
           case SCALAR:
           case SEQ:
             return true;
@@ -410,7 +572,7 @@ var require_identity = __commonJS({
     var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
-    exports.MAP = MAP;
+    exports.MAP = MAP2;
     exports.NODE_TYPE = NODE_TYPE;
     exports.PAIR = PAIR;
     exports.SCALAR = SCALAR;
@@ -1427,16 +1589,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
+        const fold2 = folds[i2];
         const end2 = folds[i2 + 1] || text2.length;
-        if (fold === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text2.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text2[fold2]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -1517,8 +1679,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str += json2.slice(start, i);
-                const code3 = json2.substr(i + 2, 4);
-                switch (code3) {
+                const code19 = json2.substr(i + 2, 4);
+                switch (code19) {
                   case "0000":
                     str += "\\0";
                     break;
@@ -1544,8 +1706,8 @@ var require_stringifyString = __commonJS({
                     str += "\\P";
                     break;
                   default:
-                    if (code3.substr(0, 2) === "00")
-                      str += "\\x" + code3.substr(2);
+                    if (code19.substr(0, 2) === "00")
+                      str += "\\x" + code19.substr(2);
                     else
                       str += json2.substr(i, 6);
                 }
@@ -4044,22 +4206,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code3, message2) {
+      constructor(name, pos, code19, message2) {
         super();
         this.name = name;
-        this.code = code3;
+        this.code = code19;
         this.message = message2;
         this.pos = pos;
       }
     };
     var YAMLParseError2 = class extends YAMLError {
-      constructor(pos, code3, message2) {
-        super("YAMLParseError", pos, code3, message2);
+      constructor(pos, code19, message2) {
+        super("YAMLParseError", pos, code19, message2);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code3, message2) {
-        super("YAMLWarning", pos, code3, message2);
+      constructor(pos, code19, message2) {
+        super("YAMLWarning", pos, code19, message2);
       }
     };
     var prettifyError = (src, lc) => (error2) => {
@@ -4333,10 +4495,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4350,7 +4512,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep11) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -4374,7 +4536,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4390,7 +4552,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4481,7 +4643,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep11 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4495,13 +4657,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep10 + cb;
-              sep10 = "";
+                comment += sep11 + cb;
+              sep11 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep10 += source;
+                sep11 += source;
               hasSpace = true;
               break;
             default:
@@ -4544,18 +4706,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep11 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4609,8 +4771,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap3 && !sep11 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4622,7 +4784,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4633,8 +4795,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st of sep10) {
+              if (sep11)
+                for (const st of sep11) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4651,7 +4813,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4831,7 +4993,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep11 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart2; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -4848,24 +5010,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep11 === " ")
+            sep11 = "\n";
+          else if (!prevMoreIndented && sep11 === "\n")
+            sep11 = "\n\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep11 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep11 + content;
+          sep11 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4968,7 +5130,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code3, msg) => onError(offset + rel, code3, msg);
+      const _onError = (rel, code19, msg) => onError(offset + rel, code19, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
@@ -5048,25 +5210,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep11 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep11 === "\n")
+            res += sep11;
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep11 + lm;
+          sep11 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep11 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5075,8 +5237,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
+          const { fold: fold2, offset } = foldNewline(source, i);
+          res += fold2;
           i = offset;
         } else if (ch === "\\") {
           let next = source[++i];
@@ -5116,19 +5278,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -5166,9 +5328,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code3 = ok ? parseInt(cc, 16) : NaN;
+      const code19 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code3);
+        return String.fromCodePoint(code19);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -5490,12 +5652,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code3, message2, warning2) => {
+        this.onError = (source, code19, message2, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code3, message2));
+            this.warnings.push(new errors.YAMLWarning(pos, code19, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code3, message2));
+            this.errors.push(new errors.YAMLParseError(pos, code19, message2));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5657,12 +5819,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code3, message2) => {
+        const _onError = (pos, code19, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code3, message2);
+            onError(offset, code19, message2);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code3, message2);
+            throw new errors.YAMLParseError([offset, offset + 1], code19, message2);
         };
         switch (token.type) {
           case "scalar":
@@ -5876,14 +6038,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep10, value }) {
+    function stringifyItem({ start, key, sep: sep11, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st of sep10)
+      if (sep11)
+        for (const st of sep11)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6774,7 +6936,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser2 = class {
+    var Parser4 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -7050,18 +7212,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep11;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep11 = scalar.end;
+            sep11.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep11 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep10 }]
+            items: [{ start, key: scalar, sep: sep11 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -7214,15 +7376,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep10 = it.sep;
-                  sep10.push(this.sourceToken);
+                  const sep11 = it.sep;
+                  sep11.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep10 }]
+                    items: [{ start: start2, key, sep: sep11 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7416,13 +7578,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep11 = fc.end.splice(1, fc.end.length);
+            sep11.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep10 }]
+              items: [{ start, key: fc, sep: sep11 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -7547,7 +7709,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser2;
+    exports.Parser = Parser4;
   }
 });
 
@@ -8388,6 +8550,6758 @@ var init_snapshot = __esm({
   }
 });
 
+// node_modules/re2js/build/index.js
+var RE2Flags, PublicFlags, ASCII_SIZE, ASCII_TO_UPPER, ASCII_TO_LOWER, MAX_BMP, Codepoint, UnicodeRangeTable, B64, B64_MAP, decodeVLQ, decodeRanges, decodeOrbit, LazyMap, UnicodeTables, Unicode, RE2JSException, RE2JSSyntaxException, RE2JSCompileException, RE2JSGroupException, RE2JSFlagsException, RE2JSInternalException, FAST_PATH_TABLE_SIZE, WORD_RUNE_TABLE, cachedNativeEncoder, cachedNativeDecoder, Utils, createEnum, MatcherInputBase, Utf8MatcherInput, Utf16MatcherInput, MatcherInput, MachineInputBase, MachineUTF8Input, MachineUTF16Input, MachineInput, Matcher, Inst, Queue, LookbehindState, Machine, hashState, arraysEqual, isState, NO_IDS, END_TEXT, DFAState, DFA, VISITED_BITS, MAX_BACKTRACK_PROG, INITIAL_JOB_CAPACITY, MAX_BACKTRACK_VECTOR, BitState, bitStatePool, Backtracker, QueueOnePass, mergeRuneSets, OnePassProg, onePassCopy, makeOnePass, cleanupOnePass, OnePass, Regexp, RegexpWalker, AhoCorasick, Prefilter, PrefilterTree, PatchList, Prog, ANY_RUNE_NOT_NL, ANY_RUNE, Frag, Compiler, Simplify, CharGroup, code1, code2, code3, PERL_GROUPS, code4, code5, code6, code7, code8, code9, code10, code11, code12, code13, code14, code15, code16, code17, POSIX_GROUPS, CharClass, StringIterator, Parser2, RE2, RE2Set, TranslateRegExpString, execResult, RE2JS;
+var init_build = __esm({
+  "node_modules/re2js/build/index.js"() {
+    RE2Flags = class RE2Flags2 {
+      static FOLD_CASE = 1;
+      static LITERAL = 2;
+      static CLASS_NL = 4;
+      static DOT_NL = 8;
+      static ONE_LINE = 16;
+      static NON_GREEDY = 32;
+      static PERL_X = 64;
+      static UNICODE_GROUPS = 128;
+      static WAS_DOLLAR = 256;
+      static LOOKBEHIND = 512;
+      static MATCH_NL = RE2Flags2.CLASS_NL | RE2Flags2.DOT_NL;
+      static PERL = RE2Flags2.CLASS_NL | RE2Flags2.ONE_LINE | RE2Flags2.PERL_X | RE2Flags2.UNICODE_GROUPS;
+      static POSIX = 0;
+      static UNANCHORED = 0;
+      static ANCHOR_START = 1;
+      static ANCHOR_BOTH = 2;
+    };
+    PublicFlags = {
+      CASE_INSENSITIVE: 1,
+      DOTALL: 2,
+      MULTILINE: 4,
+      DISABLE_UNICODE_GROUPS: 8,
+      LONGEST_MATCH: 16,
+      LOOKBEHINDS: 512
+    };
+    ASCII_SIZE = 128;
+    ASCII_TO_UPPER = new Int32Array(ASCII_SIZE);
+    ASCII_TO_LOWER = new Int32Array(ASCII_SIZE);
+    MAX_BMP = 65535;
+    for (let i = 0; i < ASCII_SIZE; i++) {
+      if (i >= 97 && i <= 122) ASCII_TO_UPPER[i] = i - 32;
+      else ASCII_TO_UPPER[i] = i;
+      if (i >= 65 && i <= 90) ASCII_TO_LOWER[i] = i + 32;
+      else ASCII_TO_LOWER[i] = i;
+    }
+    Codepoint = class {
+      static CODES = Object.freeze({
+        "\x07": 7,
+        "\b": 8,
+        "	": 9,
+        "\n": 10,
+        "\v": 11,
+        "\f": 12,
+        "\r": 13,
+        " ": 32,
+        '"': 34,
+        $: 36,
+        "&": 38,
+        "'": 39,
+        "(": 40,
+        ")": 41,
+        "*": 42,
+        "+": 43,
+        "-": 45,
+        ".": 46,
+        0: 48,
+        1: 49,
+        2: 50,
+        3: 51,
+        4: 52,
+        5: 53,
+        6: 54,
+        7: 55,
+        8: 56,
+        9: 57,
+        ":": 58,
+        "<": 60,
+        ">": 62,
+        "?": 63,
+        A: 65,
+        B: 66,
+        C: 67,
+        F: 70,
+        P: 80,
+        Q: 81,
+        U: 85,
+        Z: 90,
+        "[": 91,
+        "\\": 92,
+        "]": 93,
+        "^": 94,
+        _: 95,
+        "`": 96,
+        a: 97,
+        b: 98,
+        f: 102,
+        i: 105,
+        m: 109,
+        n: 110,
+        r: 114,
+        s: 115,
+        t: 116,
+        v: 118,
+        x: 120,
+        z: 122,
+        "{": 123,
+        "|": 124,
+        "}": 125
+      });
+      static toUpperCase(codepoint) {
+        if (codepoint < ASCII_SIZE) return ASCII_TO_UPPER[codepoint];
+        const s = String.fromCodePoint(codepoint).toUpperCase();
+        const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (s.length > expectedLen) return codepoint;
+        const sOrigin = String.fromCodePoint(s.codePointAt(0)).toLowerCase();
+        const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+        return s.codePointAt(0);
+      }
+      static toLowerCase(codepoint) {
+        if (codepoint < ASCII_SIZE) return ASCII_TO_LOWER[codepoint];
+        const s = String.fromCodePoint(codepoint).toLowerCase();
+        const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (s.length > expectedLen) return codepoint;
+        const sOrigin = String.fromCodePoint(s.codePointAt(0)).toUpperCase();
+        const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+        return s.codePointAt(0);
+      }
+    };
+    UnicodeRangeTable = class {
+      /**
+      * @param {Uint32Array | number[]} data
+      * @param {boolean} isStride1
+      */
+      constructor(data2, isStride1 = false) {
+        this.data = data2;
+        this.isStride1 = isStride1;
+        this.SIZE = isStride1 ? 2 : 3;
+      }
+      getLo(index) {
+        return this.data[index * this.SIZE];
+      }
+      getHi(index) {
+        return this.data[index * this.SIZE + 1];
+      }
+      getStride(index) {
+        return this.isStride1 ? 1 : this.data[index * this.SIZE + 2];
+      }
+      get length() {
+        return this.data.length / this.SIZE;
+      }
+    };
+    B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+    B64_MAP = /* @__PURE__ */ new Uint8Array(256);
+    for (let i = 0; i < 64; i++) B64_MAP[B64.charCodeAt(i)] = i;
+    decodeVLQ = (str) => {
+      const res = [];
+      let value = 0;
+      let shift = 0;
+      for (let i = 0; i < str.length; i++) {
+        const digit = B64_MAP[str.charCodeAt(i)];
+        value |= (digit & 31) << shift;
+        if ((digit & 32) === 0) {
+          res.push(value);
+          value = 0;
+          shift = 0;
+        } else shift += 5;
+      }
+      return res;
+    };
+    decodeRanges = (str, isStride1) => {
+      const res = decodeVLQ(str);
+      const numRanges = isStride1 ? res.length / 2 : res.length / 3;
+      const out = new Uint32Array(numRanges * 3);
+      let current = 0;
+      let resIdx = 0;
+      for (let i = 0; i < numRanges; i++) {
+        current += res[resIdx++];
+        out[i * 3] = current;
+        current += res[resIdx++];
+        out[i * 3 + 1] = current;
+        out[i * 3 + 2] = isStride1 ? 1 : res[resIdx++];
+      }
+      return out;
+    };
+    decodeOrbit = (str) => {
+      const res = decodeVLQ(str);
+      const map = /* @__PURE__ */ new Map();
+      let currentKey = 0;
+      for (let i = 0; i < res.length; i += 2) {
+        currentKey += res[i];
+        const zz = res[i + 1];
+        const delta = zz >>> 1 ^ -(zz & 1);
+        map.set(currentKey, currentKey + delta);
+      }
+      return map;
+    };
+    LazyMap = class {
+      constructor(initializer) {
+        this.initializer = initializer;
+        this.cache = /* @__PURE__ */ new Map();
+      }
+      has(key) {
+        return Object.hasOwn(this.initializer, key);
+      }
+      get(key) {
+        if (this.cache.has(key)) return this.cache.get(key);
+        const val = this.has(key) ? this.initializer[key]() : null;
+        this.cache.set(key, val);
+        return val;
+      }
+    };
+    UnicodeTables = class {
+      static _CASE_ORBIT = null;
+      static get CASE_ORBIT() {
+        if (!this._CASE_ORBIT) this._CASE_ORBIT = decodeOrbit("rCgCIgCY+rQI4QiCuuBLgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCCgCBgCBgCBgCBgCBgCBgCB+7OB-BB-BB-BB-BB-BBskQB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BC-BB-BB-BB-BB-BB-BB-BByHBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBxHBCBBBCBBBCBBB3SBmMBkNBCBBBCBBB8MBCBBB6MB6MBCBBC+EB0MB2MBCBBB6MB+MBiGBmNBiNBCBBBmKBikzCBmNBqNBkIBsNBCBBBCBBBCBBB0NBCBBB0NDCBBB0NBCBBByNByNBCBBBCBBB2NBCBBDCBBCwDFCBCBDBCBCBDBCBCBDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB9EBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBCBDBCBBBhGBvDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBjICCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBH2iVBCBBBlKBwiVB+jVB+jVBCBBBlMBqEBuEBCBBBCBBBCBBBCBBBCBBB+hVB4hVB8hVBjNB7MC5MB5MCzMC1MB+0yCE5MB20yCC9MBu2yCBwyyCBo0yCChNBlNBo0yCBu-UBi0yCDlNC6-UBpNDrNIu+UDzNCm0yCBzNE0yyCBzNBpEBxNBxNBtEG1NLqxyCBkxyCnFoFrBCBBBCBBDCBBEkIBkIBkICoHHsCCqCBqCBqCCgEC+DB+DBmkOBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCC+BBgCBgCBgCBgCBgCBgCBgCBgCBrCBpCBpCBpCBmjOB-BB8BB-BB-BBgEB-BB-BByBBqgOBsDB-BBtwBB-BB-BB-BBsBBgDBCB-BB-BB-BBeB-BB-BB61OB-BB-BB-DB9DB9DBQB7DBmCE9CBrDBPBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBrFB-EBOBnHB3FB-FCCBBBNBCBBCjIBjIBjIBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB8kMB-BB6kMB-BB-BB-BB-BB-BB-BB-BB-BB-BBokMB-BB-BBkkMBkkMB-BB-BB-BB-BB-BB-BB-BB4jMB-BB-BB-BB-BB-BB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EBCBBBCBoiMBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBJCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBeBCBBBCBBBCBBBCBBBCBBBCBBBCBBBdBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDL-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-C64CgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOCgmOGgmODg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FDg8FBg8FBg8FhVg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBQBQBQBQBQBQDPBPBPBPBPBPjkC7mMB5mMBnmMBjmMBCBlmMB3lMBpiMBk8kCBCBBG-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FD-7FB-7FB-7F6FoglCEsuHRwjlCyDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCB0DBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBG1DD97OCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPEQCQCQCQCPCPCPCPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPB0EB0EBsFBsFBsFBsFBoGBoGBgIBgIBgHBgHB8HB8HDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQCSFPBPBzEBzEBRCxnOFSFrFBrFBrFBrFBREQBQClkOFPBPBnGBnGFQBQCljOCODPBPB-GB-GBNHSF-HB-HB7HB7HBRqJ53OE9tQBrmQH4Bc3BSgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfECBByZ0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzB34BgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CBCBBBt-UBruHBt+UB1iVBviVBCBBBCBBBCBBB3hVB5-UB9hVB7hVCCBBCCBBI9jVB9jVBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBICBBBCBBECBBN-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOC-lOG-lOzoeCBBBCBBBCBBBCBBBCBBBCBl8kCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBTCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBnECBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBKCBBBCBBBnglCBCBBBCBBBCBBBCBBBCBBECBBBvyyCDCBBBCBBBgDCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBn0yCB90yCB10yCBh0yCBn0yCCjxyCBzyyCBpxyCBg6BBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB-CBl0yCBvjlCBCBBBCBBBt2yCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBhkzCZCBB9a-5Bd-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCm6TCBB7gBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCH-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BmlBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvChDwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCFvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvC1DuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCCuCBuCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCCtCBtCk2BgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEO-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-D+CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCL-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-B74CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhrVgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BD1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BtxekCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjC");
+        return this._CASE_ORBIT;
+      }
+      static _Print = null;
+      static get Print() {
+        if (!this._Print) this._Print = new UnicodeRangeTable(decodeRanges("hB9CBjBLBCpWBDFBFGBCCCBSBCsMBClBBDxBBDCBC2BBJaBFFBSVBC-FBCvBBD6BBDkDBP6BBDwBBDOBCbBDCCBJBGfBIqCBCgFBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYBDCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPBLCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGBCCBCHBDBBDVBCGBCBBCEBDIBDBBDCBICBFBBCEBDRBLBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBGMBCCBCWBCPBDIBCCBCDBIBBCCBCBBDDBDJBIVBCCBCWBCJBCEBDIBCCBCDBIBBGCBCDBDJBCCBNMBCCBCyBBCCBCFBFPBDZBCCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBN5BBFcBmBBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDBhBnCBCjBBFmBBCjBBCOBCMBmBlGBCGGD4LBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBH1CBDFBD-TBCbBE4CBIVBKXBKTBNMBCCBCBBN9CBDJBHJBHNBCKBH4CBIqBBGlCBLeBCLBFLBFEEBoBBDEBMrBBFZBHKBE9BBDgCBCcBDKBHJBHNBDtBBDLBVsCBClFBJ7BBEOBE9BBGqBBDKBJqBBG1QBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBSXBJuBBSBBDaBCMBEhBBPgBBQrEBF5UBXKBWz4BBD9LBGsBBCGGD3BBIBBPXBKGBCGBCGBCGBCGBCGBCGBCGBC9DBjBZBC4CBN1GBbPBC+BBC1CBDmDBGqBBC9CBC1CBKvBBCszcBE2BBK7KBV3FBJ8GBV7BBEJBH3BBJlCBJLBHzDBMdBEtCBCKBFgBBC2BBKNBDJBDmDBZbBLFBDFBDFBKGBCGBC7BBF9DBDJBHj9KBNWBFwBBloItLBDpDBnBGBNEBGZBCEBCCCBCCBCCBoUBhBpBBHyBBCSBCDBFEBCmEBF9FBEFBDFBDFBDCBEGBCGBOBBDLBCZBCSBCBBCOBDNBjB6DBGCBFsBBE3CBCMBEwBwBBsBBjEcBEwBBQbBFjBBKdBGqBBGdBCkBBFNBrB9EBDJBHjBBFjBBFnBBJzBBMLBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBCnCBJIBxBSBCBBGgBBEaBGaBnB3BBFTBDxBBCBBGHBCCBCcBDCBFJBIIBI-BBhBmBBFLBK1BBEcBDaBGZBIDBNGBxCoCB4ByBBOyBBItBBJJBHlBBEcBJBBxGeBCpBBCCBDBBRFBJIBiBtBBJpBBXZBnBbBVWBKtCBFjBBK9BBCEBOYBIJBH0BBCRBJmBBK-CBCTBMRBCuBB-BGBCCCBCBCOBCKBH6BBGJBHDBCHBDBBDVBCGBCBBCEBCJBDBBDCBDHHGGBDGBEEBMJBCDDClBBCJBCDDCDBCJBCBBJBBe7CBCEBfnCBJJBnF1BBDlBBjBkCBMJBHMBU5BBHJBHTBdaBDOBFWB6F7BBlDyCBNHBDDDBGBCBBCdBCBBDLBKJBnCHBDtBBDKBcnCBJyCBOoCBIJB3CHB5ChBBPJBHIBCsBBCNBLcBEfBDVBCNBqCGBCBBCrBBECCBCCBHBJJBHFBCBBCkBBCBBCFBIJBHrBBFJB3HYBIQBCoBBEcB2CQQBwBBO6cBnDuDBCEBMjGBtyCiDBOvhBBRVBL68DBGmSB61G5BBn2B4RBIeBCJBFwCBCJBHdBDFBLlCBLJBCGBCUBGSBxN5BBnG6CBGYBDYBtBqCBF4BBIQBhCEBMGBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBDDBh7D8HBEzNBHWBQQBQtBBDWBKzDB9B1HBLmBBDpCBJvDBWlCB7DTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBD9VBQEBCOBxiBeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBENBDJBFBBhKeBS5BBGxOxOBoBB3GqBBFhGhGBdBCVBJBBhHGBCDBCBBCOBCkGBDPBqBrCBFJBFBByYjCBtC8BBjGDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBBvIrBBFjDBNOBDOBCOBCkBBLtFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBmgB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIBnkzVvHB", false));
+        return this._Print;
+      }
+      static CATEGORIES = new LazyMap({
+        C: () => new UnicodeRangeTable(decodeRanges("AfBgDgBBOrWrWBHHBCBICCVuMuMnBBBzBBBE4B4BBGBcDBHQBXhGhGxBBB8BBBmDNB8BBByBBBQddBCCMEBhBGBsCiFiFJBBDBBXIICCBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBPMMBEB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKMMBDBbEByBPBDBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCB-FCBHBBHBBHBBECBIIIBLBDBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIB-BGGBLBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMBxhBPBXJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBF-6DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBrCHBxDUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIlkzVBxHvw-FB", false)),
+        Cc: () => new UnicodeRangeTable(decodeRanges("AfgDgB", true)),
+        Cf: () => new UnicodeRangeTable(decodeRanges("tFzqBzqBBEBXhGhGyBhMhMBxCxCs5D9-B9-BBDBbEByBEBCJBw03B6H6HBBBimEQQj7IPBhjiBDBwmFHBn0rYffB+CB", false)),
+        Cn: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBDBvzIBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-BB---BBB---BBB", false)),
+        Co: () => new UnicodeRangeTable(decodeRanges("gg4B-nGh4hc9--BD9--B", true)),
+        Cs: () => new UnicodeRangeTable(decodeRanges("gg2B--B", true)),
+        L: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICCiEEBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoCaBFDBuBqBBkBBBCiDBCQQBIIBLLBBBDRRCdBe4CBMZZBfBKBBFGGBUBFKKEYYBXBIKBGXBCGBRpBB7B1BBETTIJBQPBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNGB7BBBCCCBDBCXBCCCBIBCBBKDDBDBCWWBCBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNSSBkBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBkBFFkC4CBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBzC+C+CBtBBSHB3BdBOBBLrBBbjBBqBCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBhC1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBF1B1BB8zC8zCBjHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBxC2O2OBrBrBBDBGBBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBReBDlCByBIBDmDBDxCBVQBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBdRRBDBCJBLEBCoBBYCBCHBVWBEEEBwBBCEEBDDBDBDCCZCBDKBICBNFBDFBDFBKGBCGBCqBBCNBHyDBej9KBNWBFwBBloItLBDpDBnBGBNEBGCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBxB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOjBBnBbBKWB7HpBBHBBRFB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB1D-BBgBHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBqBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBGjCjCBLBhCBBCPPBNNB0mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBn7F0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFBmI9BBzEsBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCCBCBBCGBDEBKBBhHGBCDBCBBCOBCkGB8BjCBI1lB1lBBCBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        LC: () => new UnicodeRangeTable(decodeRanges("hCZBHZB7BLLBVBCeBCiGBCDBFvGBDZBhGDBDBBECBCHHCCBCCCBSBCyCBCqEBJlFBClBBKoBB44ClBBCGGDqBBDCBhV1CBDFBjkCKBGqBBDCBhCrBBgCMBChBBmD1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGBmIFFDJBCEEBDBHGCBCBCFBFDDBCBGEBF1B1BB8zC8zCB6DBDmDBHDBEBBNlBBCGGzoetBBTbBnEtCBCWBEDBCsCBZBBE2Z2ZBpBBGIBIvCBh6TGBNEBqgBZBHZBmlBvCBhDjBBFjBB1DKBCOBCGBCBBCKBCOBCGBCBBk2ByBBOyBB+CVBLVB74C-BBhrV-BBhBYBDYBtpZ0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BJBCTBHFB2uCjCB", false)),
+        Ll: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDZBiGCCEEEBBBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBDCB5XFBjkCIBC2D2DBqBBgCMBChBBnD0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBBzIEEBEEcKFDBBJDBF2B2Bs1CvBBCEEBGCFCCBCCBEBGiDCBIICFFNlBBCGG0oesBCUaCoEMCBBBC+BCBGBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCbEE2ZqBBGIBIvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFB4vChBB", false)),
+        Lm: () => new UnicodeRangeTable(decodeRanges("wVRBFLBPEBICCmEGG-OnHnHlFBBuIBBFgBgBKEEhFoFoF1mBgEgE2R72B72BsDkTkTxOFBvF+BBOjBjBBjBByVOORMBg-CBByHgGgG2OsBsBBDBGiDiDB+C+CBBB34bjnBjnBBEBvIzDzDdBB6DIBxCYYpDDBEBB2OXXqEtDtDWBBoDDBKngVngVuBBBh-BFBCpBBCIB0sBhBhB2K04D04DnrTDB9PCBpBBBnRMBhCBBCPPB9-P9-PBCBCGBCBByhM9BBqGGBud0Q0QsSAB", false)),
+        Lo: () => new UnicodeRangeTable(decodeRanges("qFQQhIFFBCBxGBB7ZaBFDBuBfBCJBkBBBCiDBCZZBLLBBBDRRCdBe4CBMZZBfBWVBrBYBIKBGXBCGBRoBB8B1BBETTIJBROBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNFB8BBBCCCBDBCXBCCCBIBCBBKDDBDBYDBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNyDyDBnKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPByDrTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBpBkCkCBhBBC0BBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBxFuBBSHB3BdBOBBLrBBbjBBqBCBLdByDDBCFBCBBE7hB7hBBCB4-C3BBZWBKGBCGBCGBCGBCGBCGBCGBCGBoR2B2BF1CBJCCB4CBFGGBpBBC9CBSfBxBPBhQ-tGBhC0wUBC2jBBkCnBBJrIBFPBLBBjCyByBBkCBqFoDoDEGBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBuBEBDIBLEBCoBBYCBCHBVPBCFBEEEBwBBCEEBDDBDBDCCZBBEKBIPPBEBDFBDFBKGBCGByEiBBej9KBNWBFwBBloItLBDpDBkCCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBqDJBCsBBDeBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBhEtCBjDnBBJzBB9CzBBN2JBKVBLHB5EFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4FjBBnBDBCxJxJBoBBHBBRCBCBB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB0GHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBnBBCBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBB0BUBGSB0NnBB2MqCBGwFwFB0mHBqBfBiDyDBuwIiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBxzI2P2PBrBBiBiKiKBcBTrBBlPaBmHdBDwGwGBdBCCBCBBCGBDEBKiHiHBFBCDBCBBCOBCkGB8pBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Lt: () => new UnicodeRangeTable(decodeRanges("lOGDnB2sH2sHBGBJHBJHBNQQwBAB", false)),
+        Lu: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBG+B+B9zCvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBB", false)),
+        M: () => new UnicodeRangeTable(decodeRanges("gYvDB0IGBoIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCgBB3BCBCRBCGBLBBeCB5BCCBFBDBBDCBKLLBbbDCB5BCCBDBFBBDCBEffBEEMCB5BCCBGBCCBCCBVBBXFBCCB5BCCBFBDBBDCBICBLBBf8B8BBDBECBCDBKpBpBBDB4BCCBFBCCBCDBIBBMBBeCB5BCCBFBCCBCDBIBBMBBQNNBCB4BBBCGBCCBCDBKLLBeeBBBnCFFBEBCCCBGBTBB+BDDBFBNHBjDDDBHBMGBqCBBcECFBByBTBCBBGKBCjBBKlDlDBSBYDBFCBCCBDGBEDBOLBCLLBCBgWCBzdDBdCBeBBfBBhCfBKuBuBBBBC2D2DBjBjB3DLBFLB8GEB6BJBCcBDxBxBBsBBDLBVEBwBQBnBIBNCBfMB5BNBxBTB5ECBCUBFHHDCBnG-BBxWgBB--CCBuEhDhDBeBrRFBqDBB1udDBCJBhBBBxCBBxIEEFYYBDBF0C0CBzBzBBQBbRBOnBnBBGBaMBtBDBwBNBlBkCkCBMBNJJBuBuBBBBzBCCBBBDBBGBBCqBqBBDBGBBtHHBCBBx5TiXiXBOBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB7DCB2BOBqBDDBLLBCBuBKBI+B+BBBBlBNBRBBtBNNBBBxBNBJDBCBB9CLBHDD+ELBWDB4BBBCGBDBBDCBKLLBDDBFBEEBkCIBCDDCDBCEBCPPBzCzCBQBYyCyCBSBsHGBDIBcBBzCQBrDMBmDOBhIOB2HFBCBBDDBCCCBuEuEBFBDGBEddBIBpBGBCDBJKKBJBvBPBnGHBoGHBCHBzCVBCNB7DFBECCBCCBFBCjCjCBDBCBBCEB8KDBKBBCxBxBBFBEEBYmnFmnFHOBpmLRBhuCEB8BGB5gBCCB1BBIDByCMMBslTslTBizEizEBsBBDWB-QEBEFBJHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+        Mc: () => new UnicodeRangeTable(decodeRanges("joC4B4BDCBJDBCBBzBBB7BCBHBBDBBLsBsB7BCBjC7B7BBBBJCCB2B2BB7B7BCHHBDDBLLnDBBCBBECBCCBLqBqBBBB+BDB+BBB7BCCBDBDBBCBBKBBdPPB7B7BBBBGCBCCBLrBrBBsCsCBBBHHBTBBrKBBgCsFsFBFFHDDBaaBLLBBBDGBWBBDFBDLLBBB5zBffiEIIBGBCBB7KDBDCBFBBCFBhHBB7BCCKCCBJJBEByExBxBGCCBDBCBB+BffFBBD9B9BDCBCEEBxBxBBGBJBBsFWW35EBB0-dBBD5C5CBzBzBBOBvEBBwBxBxBBFFBDDBBBvDBBDBBZuBuBCuDuDDBBGuHuHBCCBCCBCC0gZCCgEuBuBBBBFBB0DZZB8B8BxBCBKBBO+C+CBBBEBBCrFrFBBBgBBB7BBBCDBDBBDCBKLLB1C1CBBBIDDCDBCBBCmDmDBBBJBBErDrDBBBHCCBCBDuHuHBBBHDBDyDyDBBBJBBCuDuDCBBHoDoDCBBFmImIBBBK4H4HBEBCBBFDDCvEvEBBBJDBF1C1CeBB-BqGqGECCoGPPrDIID2G2GBDBFBBC-K-KBNNxBBBJBBCpvQpvQBBBlxD2BBpDBB0rYBBHFB", false)),
+        Me: () => new UnicodeRangeTable(decodeRanges("okBBB1xF-wB-wBBCBCCBsshBCB", false)),
+        Mn: () => new UnicodeRangeTable(decodeRanges("gYvDB0IEBqIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCfB4BCCFHBFEEBFBLBBe7B7BFDBJVVBbbDBB6BFFBFFBDDBBBEffBEEMBB6BFFBDBCBBFVVBXXBEBC7B7BDCCBCBJIIBMMBff+BNNzBEE4BCCBBBGCBCDBIBBMBBe7B7BDHHGBBVBBdBB6BBBFDBJVVBeepCIIBBBC7C7CDGBNHBjDDDBHBMGBqCBBcEC4BNBCEBCBBGKBCjBBKnDnDBCBCFBCBBDBBaBBFCBRDBODDBHHQgWgWBBBzdCBeBBfBBfBBhCBBCGBJDDBJBKuBuBBBBC2D2DBjBjB3DCBFBBKHHBBB8GBBD7B7BCGBCCCDHBHJBDxBxBBMBCeBDLBVDBxBCCBDBCGGpBIBNBBhBDBDBBCCB5BCCBEECCB7BHBDBB5ECBCMBCGBFHHEBBnG-BBxWMBFEEBKB--CCBuEhDhDBeBrRDBsDBB1udFFBIBhBBBxCBBxIEEFaaBGG4EBBbRBOnBnBBGBaKBvBCBxBDDBCBDBBoBkCkCBEBDBBDBBNJJwB0B0BCCBDBBGBBCrBrBBJJvHDDFx5Tx5TiXPBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB8D3B3BBNBqBDDBLLBBByBDBDBBI+B+BBBBlBEBCHB-BNNB1B1BBHBLDBDgDgDBBBDCCBHHD+E+EEHBWBB6BBBEmBmBBFBEEBnCFBOECPBB2CHBDCBCYY1CFBCFFBCCBvHvHBCBHBBCBBcBB2CHBDCCBrDrDCDDBEBCmDmDCDDBCBCEBkIIBCBBhIBBCFFxEDBDBBFhBhBBIBpBFBDDBJKKBEBDCBvBMBCBBnGCCBBBCqGqGBFBCFBCzCzCBUBDGBCBBCBB7DFBECCBCCBFBCpCpCBEEC8K8KBMMB1B1BBDBGCCYmnFmnFHOBpmLLBECBhuCEB8BGB5gBgCgCBCByC5lT5lTBizEizEBsBBDWBhRCBSHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+        N: () => new UnicodeRangeTable(decodeRanges("wBJB5DBBGDDBBBitBJBnEJBnGJB9MJB3DJBFFBtDJB3DJB3DJBDFBvDMB0DJBJGBoDJBpDGBISBuDJBhDJB3DJBnCTBtIJBnCJBwWTBybCBwHJBHJBXJBtJJBhEKBmFJBHJB3FJB3CJBnEJBHJB3gBEEBEBHJBnGyBBDEB3W7BBvCVB3TdBqrBqYqYaIBPCB4KDBrEJBfHBCOBhBJBoBOBh7cJB9FJBhKFB7EJBnBJBnGJBXJB3CJB3MJB34UJBuPsBBN4BBSBB2KaBlBDBeJJnEEBrGJBvdHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBxBJBHJB3IeB-EJBrBDBxDGBnEdBhEJB9BJBxEJBITB8HJB3KJB3DJB3LJBnDJBHTBtCLBlNSB+CJB3UJB3CcBkHJBnCJB3BJBnLJBnDUBshBuDBimPJBnpCJB3CJBnEJBCGBvQJBnIWB+KCB6nXJBnuBTBNTBtDYB2iBxBBhqCJBnNJB3PJB4HJBtWIBhEJB4Y6BBCCBCDBtCsBBCOBjeMBk3CJB", false)),
+        Nd: () => new UnicodeRangeTable(decodeRanges("wBJnxBJnEJnGJ9MJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJhDJ3DJnCJ3IJnCJn6BJnBJtJJhEJnFJHJ3FJ3CJnEJHJnuiBJnVJnBJnGJXJ3CJ3MJ34UJnsBJnkCJHJ9YJhEJ9BJxEJ3IJ3KJ3DJ3LJnDJHTtCJnNJnDJ3UJ3CJ3HJnCJ3BJnLJ3uQJnpCJ3CJnEJ3QJ37XJ12CxBhqCJnNJ3PJ4HJ2aJ30EJ", true)),
+        Nl: () => new UnicodeRangeTable(decodeRanges("u3FCBwzCiBBDDB-zDaaBHBPCBs1dJBxyW0BBtOJJnEEBrhIuDBm8SCB", false)),
+        No: () => new UnicodeRangeTable(decodeRanges("yFBBGDDBBB2pCFB5LFB5DCBmEGB6GGBSIByNJB2hBTB0jBJBhP20B20BEFBHJBnGPBqB3W3WB6BBvCVB3TdBqrB1kB1kBBCBrEJBfHBCOBhBJBoBOBxrdFBymWsBBiCDBSBB2KaBlBDB1pBHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBhLeB-EJBrBDBxDGBnETB8LTBmqBBBvNIBobSB0aUBn8SGB-YWBqhZTBNTBtDYBvqFIBid6BBCCBCDBtCsBBCOBjeMB", false)),
+        P: () => new UnicodeRangeTable(decodeRanges("hBCBCFBCDBLBBEBBbCBCccCkBkBGEELBBEEE-VJJzOFBqBBB0BCCDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCmBmBBCBoCrCrCBDBFBBwDFBsFlTlTBHB4EuTuTtBBBvCCBoCBB+ECBCCBmBKB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBM9Z9ZBWBJTBCMBCLBfBBPBB6TDBeBB+hBNBwCBBgBJB0MVBgCDBhBBB8XDBCBBxDwEwEBtBBCfBDLBkNCBFJBDLBRNNjD7C7CjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HzqUzqUBxGxGBIBXiBBCNBCFFCBB2ECBCFBCDBLBBEBBbCBCccCCCBFB7MCB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDByO-J-JjBlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+        Pc: () => new UnicodeRangeTable(decodeRanges("-Cg-Hg-HBUU-u3BBBZCBwHAB", false)),
+        Pd: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEBiwDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+        Pe: () => new UnicodeRangeTable(decodeRanges("pB0B0BgB+1D+1DC-6B-6BqtC4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECtBGCtNICEGCDBB-ozB6G6GeOCESSCCCrF0B0BgBGD", false)),
+        Pf: () => new UnicodeRangeTable(decodeRanges("7F+6H+6HEddpuDCCFDDQEE", false)),
+        Pi: () => new UnicodeRangeTable(decodeRanges("rFt7Ht7HDBBDaapuDCCFDDQEE", false)),
+        Po: () => new UnicodeRangeTable(decodeRanges("hBCBCCBDECBLLBEEBcclCGGPBBI-V-VJzOzOBEBqB3B3BDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCxDxDrCEBFBBwDFBsFlTlTBHBmY9D9DBBBoCBB+ECBCCBmBFBCDB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBMjajaBJJBGBJIBDDBDCBEKBCCCBIB7kDDBCBBxDwEwEBFFBBBDDDBHBCBBCDDBLLBDBCJBDDBCCCBLBDCBtNCB6B+F+FjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HlxUlxUBFBDXXVBBDDBECBCDBICBHCCB2E2EBBBCCBDECBLLBEEBcclBDDB7M7MBBB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDB0ZlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+        Ps: () => new UnicodeRangeTable(decodeRanges("oBzBzBgB-1D-1DC-6B-6B-rCEEnB4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECaTTCECtNICEGCDipzBipzB4GeeCMCESSCCCrFzBzBgBEEDAB", false)),
+        S: () => new UnicodeRangeTable(decodeRanges("kBHHRCBgBCCcCCkBEBCBBDCCBCBDEEfgBgBrODBNNBGGBCCCBPB2DPPBxDxDsErIrIBBB3DCBDDDBvGvGLUUB4H4HIBBpEqLqLBHHB2H2H-DjEjEBGBlEwGwGqBmGmGiGCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WuLuLlL+E+EBgBBiLJBKIBhiBCCBBBMCBOCBOCBOBBmCOOoBCBOCBUhBB-BBBCDBCBBLCCBBBGFBCECFMMBFFBDBGDBC7B7BBFFB2LBFcBD+HBXKByCtCBXnTBtBwBBDeBLyMBX+BBFfBD1LBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBB8CBB0HBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BB6RWBKBBoDBB+EDBLDB+RCBiHPPB+9T+9TpEgBBuLPBhCBB3BHBtBDBjDCCBBBD7E7EHRRBBBgBCCcCCiEGBCGBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSmWmWBiKiKBGBnjC2kC2kCBbBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQQBgDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBrbaagBaagBaagBaagBaa9B-PB4BDBzBHBCNBCBBp2BwNwNttCEE+DiOiOBvIvIBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+        Sc: () => new UnicodeRangeTable(decodeRanges("kB+D+DBCBqnB8D8DzPBBzPBBI2H2HoImSmS8sClmClmCBgBB37hBkuVkuVtD7E7E8GBBEBB3-HDB-4wBxtCxtC", false)),
+        Sk: () => new UnicodeRangeTable(decodeRanges("+CCCoCHHFEEqQDBNNBGGBCCCBPB2DPPBjoBjoB15FCCBBBMCBOCBOCBOBB9kEBBkzdWBKBBoDBBxePPBniUniUBPB8bCCjF4g9B4g9BBDB", false)),
+        Sm: () => new UnicodeRangeTable(decodeRanges("rBRRBBB+BCCuBFFmBgBgB-XwQwQBBB8xGOOoBCBOCBsEoBoBBDBHlClCBDBGBBFGDIgBgBBDDCgBgBBqIBhBBB7CffBXBpBFB2OKK3BHBwDxKxKBDBDeBLPBhIiEBX+BBFfBDhIBxBUBDFB9+zB5Z5ZCCBlFRRBBB+BCCkEHHBCBitDBBhrwBx+Bx+BagBgBagBgBagBgBagBgBat5Ft5FB-uC-uCBHB", false)),
+        So: () => new UnicodeRangeTable(decodeRanges("mFDDFCCyerIrIBgEgEBvGvGLUUB4H4HkQ2L2LjEFBClElEwGqBqBoMCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WzWzW+EhBBiLJBKIBksBBBCDBCBBLCCBHHBEBCECFMMBPPCBBC7B7BBKKBDBDDBCBBCBBCGBCeBDBBCCCBdBtIHBFTBDGBDwCBCdBanBBHnCBXKByCtCBX2FBCIBC1BBJuDBC3HBtBrBBhC-HBhQvBBWBBHmBBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBBxKBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BBibDBLBBC+R+RBBBqqUPBuLPBhCBB3BHBuBCBlPEEFBBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSpgBpgBBGBnjC2kC2kCBGBFQBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQPBhDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBqlB-PB4BDBzBHBCNBCBBp2B96C96CiEyWyWBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E6HBG4WBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBB-B3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+        Z: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBeBBGwBwBh9DAB", false)),
+        Zl: () => new UnicodeRangeTable(decodeRanges("ohIA", true)),
+        Zp: () => new UnicodeRangeTable(decodeRanges("phIA", true)),
+        Zs: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBlBwBwBh9DAB", false)),
+        ASCII_Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbF", true)),
+        Alphabetic: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICC3CeeBQBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoBNBCCCBCCBCCJaBFDBeKBG3BBCGBPlDBCHBFHBFCBLCBDRRBuBBOkDBZgBBKBBFGGBWBDSBUYBIKBGXBCGBIJJBoBBLLBEGBHrCBCPBCCBFOBOSBCHBDBBDVBCGBCEEBCBEHBDBBDBBCJJFBBCEBNBBLFFBBBCFBFBBDVBCGBCBBCBBCBBFEBFBBDBBFIIBCBCSSBEBMCBCIBCCBCVBCGBCBBCEBEIBCCBCBBEQQBCBWDBFCBCHBDBBDVBCGBCBBCEBEHBDBBDBBKBBFBBCEBORRBCCBEBECBCDBEBBCCCBEEBEEBBBELBFEBECBCCBEHHpBMBCCBCWBCPBEHBCCBCCBJBBCCBCBBDDBdDBCHBCCBCWBCJBCEBEHBCCBCCBJBBGCBCDBOCBNMBCCBCoBBDHBCCBCCBCGGBCBIEBXFBCCBCRBEXBCIBCDDBFBJFBCCCBGBTBBO5BBGGBH0B0BBECBDBCXBCCCBRBCCBDEBCHHPDBhBgCgCBGBCjBBFSBFPBCjBBkC2BBCDDBDBR-BBLDBDlBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBEKBITBMUBNTBNMBCCBCBBNzBBDSBPFFkC4CBIqBBGlCBLeBCLBFIBYdBDEBMrBBFZB3BbBF+BBDTBzBYYBMMBBByBzBBCOBCHB0BpBBDDBLrBBCKBP2BBXCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBUhBBM1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBFSSBnBBuZzBB34BkHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBCfBwB2O2OBBBaIBIEBDEBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBGHBEwDBoBIBDmDBDxCBVUBCgBBZzBBNjCBCtBtBBEBECCBBBLgBBGiBBOcBEyBBCLBQRRBOBLEBC2BBKNBTWBEkCBCCCZCBDPBDDBMFBDFBDFBKGBCGBCqBBCNBH6DBWj9KBNWBFwBBloItLBDpDBnBGBNEBGLBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmC0BBsIcBEwBBwBfBOdBGqBBGdBDjBBFHBCEBrB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCDBCBBGHBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOnBBjBbBEGGBVB7HpBBCBBEBBRFBzBCBEcBLJJBUBrBRBvBUBcWBKlCBsBEBL4BBKOOBXBYyBBSDBJiBBEKKB+BBCDBKBBLCCkBRBChBBDHHBCB-BGBCCCBCBCOBCJBI4BBYDBCHBDBBDVBCGBCBBCEBEHBDBBDBBEHHGGBdJBCDDClBBCJBCDDCDBCBBECCtBhCBCCBCDBVCBfhCBDBBC5F5FB0BBDGBaFBjB+BBCEE8B1BBDoCoCBZBDNBWGB6F4BBoD-BBgBHBDDDBGBCBBCdBCBBDBBDDB+CHBDtBBDFBCCCBccBxBBDJBSnCBGTTBnCBoDHB5CgBBgBIBCsBBCGBCyByBBcBDVBCNBqCGBCBBCrBBECCBCCBBBCDDBZZBEBCBBCkBBCBBCDBCYYBqBBlIWBKQBCoBBECBwDwCwCB4cBnDuDBSjGBtyCgDBQvhBBSFBa68DBGmSB61GuBBy2B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBF4BBIQBhCBBCNNBFBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBFi7Fi7FBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCVBJBBhHGBCDBCBBCOBCkGB8BjCBEEE1lBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1TZBHZBHZB3zD-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Dash: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEB+BoBoBQnMnMlgDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+        Emoji: () => new UnicodeRangeTable(decodeRanges("jBHHGJBwDFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDrGrGhFBBNBBPDDBIBsCZBCBBYVVDIBWBBvFhBBDvDBDBBCCBDyCBDCBCmIBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDDBEJBECCBEEDJBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+        Emoji_Component: () => new UnicodeRangeTable(decodeRanges("jBHHGJB0+H2G2Gsp3B3+8B3+8BBYB8PEBxtBDBtzhY-CB", false)),
+        Emoji_Modifier: () => new UnicodeRangeTable(decodeRanges("7-8DE", true)),
+        Emoji_Modifier_Base: () => new UnicodeRangeTable(decodeRanges("9wJ8G8GRDB4jzD9B9BBBBDDDBBB2DBBDKBWSBEFFBBBCCBICCZqGqGBFFWFFBvFvFBBBEEB0CRRBBBKMMgSDDJHBHKKBIBDCB5B+B+BBCCBCCSCBCMBmHCBrBIB", false)),
+        Emoji_Presentation: () => new UnicodeRangeTable(decodeRanges("64IBBuGDBEDDqQBBWBBzBLBsBUUOJJBSSBGGBJJGWWIBBCFFDIIFBBdkBkBCFFBBBC+B+BBBBZPP8aBB0BFFvlxDrGrG-FDDBIBsCZBCZZVDDBDBCCBWBBvFgBBNIBClCBCVBNqBBFEBNQBEEEBlCBCCCB5FBD+BBODBCXBTbbBOO3C0CBxBlCBHEEBBBDDBEDBMBBIIBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+        Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("pFFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDoBoBBCBlDLBQBBQPPBmBmBBIBxDBBNBBPDDBIBU3BBcOBLVVDIBCDBKWBH7FBDvDBDBBCCBDyCBDCBCDBG9HBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDQBECCBEBDMB7GlBBNDB5BHBLFBpBHBfBBNDBDNBKmBBNuBBCJBC4FB5CHBPxEBhI9fB", false)),
+        Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbFq1-BJIFbF", true)),
+        Lowercase: () => new UnicodeRangeTable(decodeRanges("hDZBwBLLFlBlBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDiBBIBBfEBhDsBsBCEEDDBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBCDB5XFBjkCIBC2D2DB+FBiC0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBB6DOORMBuDEEBEEcKFDBBJDBFiBiBBOBFsasaBYBn6BvBBCEEBGCFCCBCCBGBEiDCBIICFFNlBBCGG0oesBCUaCBBBmEMCBBBC8BCBIBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCWDBCCCBBB2ZqBBCNBHvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBkODDBBBCpBBCIBmoByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFBmI9BB1lChBB", false)),
+        Math: () => new UnicodeRangeTable(decodeRanges("rBRRBBBgBeeCuBuBFmBmBgB5W5WBBBDbbBDDBBBwQCBuwGccBBBMEEOPPBCBWEBMEBiCMBFEEBFFBDBTFFDJBCDDBEBHEEBDDBCCBBBCFBENBClClCBWBCFBCBBFBBFfBCHHBPPBqIBJDBVBB7CffBZBCZZMGB+NBBNJBFFBFBBDBBEEBPCCDFBMHBGBB6BCCeDBKCBxK-BBhI-PBxBUBDFB9+zB4Z4ZBEBCjFjFRCBeCCeCCkEHHBCBitDBBhrwBwoBwoBBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBBhwFDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB-uCIB", false)),
+        Quotation_Mark: () => new UnicodeRangeTable(decodeRanges("iBFFkEQQ96HHBaBBowDqOqOBCBOCBixzBDB+FFF7CBB", false)),
+        Terminal_Punctuation: () => new UnicodeRangeTable(decodeRanges("hBLLCMMBEE-ZJJiQ6B6BpCPPCCB1FsBsBBJBCsHsHB3B3BBEBCHBgBmImIB1nB1nBBtFtFFFB4JBB2YHBmY9D9DBBBoCBB+ECBEoBoBBCBDBB7JBBjLDBjFBBLBBCCBeCB8FEB-BBBldYYBKKBBBwlDCBzJOOFLLCBBEBBtNBB8ndBBuICBkHEB-LBB3CBBgD4E4EBBB0ECBgERRB6H6HnxUDDB6B6BBBBCDBqFLLCMMBEEiCDD7hBxBxBnkBoGoG3JBB5EFBlCFB6CDB5dEBtBDB+FGBxDDBgECBiEBBHRRB5C5CBDBtDrJrJB2D2DBBBNBBnLDBEOBqDBB6HCBmQCC8HBB4CBBFBB-MCBuBmUmUBrCrCBspBspBBDB6vRBBmEiCiCBBBLqRqRBoJoJBnwTnwTovHDB", false)),
+        Uppercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBGbbBOBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBBvgCZBHZBHZB", false)),
+        White_Space: () => new UnicodeRangeTable(decodeRanges("JEBTlDlDbgvFgvFgsCKBeBBGwBwBh9DAB", false))
+      });
+      static SCRIPTS = new LazyMap({
+        Adlam: () => new UnicodeRangeTable(decodeRanges("go6DrCFJFB", true)),
+        Ahom: () => new UnicodeRangeTable(decodeRanges("g4lCaDOFW", true)),
+        Anatolian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggxCmS", true)),
+        Arabic: () => new UnicodeRangeTable(decodeRanges("gwBEBCFBCNBCCBCfBCJBMZBCrDBChBBxCvBBxHhBBGqCBCcBxy8BtPBDvEBhBPBxDEBCmEBk7DeBkCFBJIBiBFBh43BDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB", false)),
+        Armenian: () => new UnicodeRangeTable(decodeRanges("xpBlBDxBDCks9BE", true)),
+        Avestan: () => new UnicodeRangeTable(decodeRanges("g4iC1BEG", true)),
+        Balinese: () => new UnicodeRangeTable(decodeRanges("g4GsCCxB", true)),
+        Bamum: () => new UnicodeRangeTable(decodeRanges("g1pB3CpowB4R", true)),
+        Bassa_Vah: () => new UnicodeRangeTable(decodeRanges("w26CdDF", true)),
+        Batak: () => new UnicodeRangeTable(decodeRanges("g+GzBJD", true)),
+        Bengali: () => new UnicodeRangeTable(decodeRanges("gsCDBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYB", false)),
+        Beria_Erfe: () => new UnicodeRangeTable(decodeRanges("g17CYDY", true)),
+        Bhaiksuki: () => new UnicodeRangeTable(decodeRanges("ggnCICsBCNLc", true)),
+        Bopomofo: () => new UnicodeRangeTable(decodeRanges("qXB6wLqBxDf", true)),
+        Brahmi: () => new UnicodeRangeTable(decodeRanges("ggkCtCFjBKA", true)),
+        Braille: () => new UnicodeRangeTable(decodeRanges("ggK-H", true)),
+        Buginese: () => new UnicodeRangeTable(decodeRanges("gwGbDB", true)),
+        Buhid: () => new UnicodeRangeTable(decodeRanges("g6FT", true)),
+        Canadian_Aboriginal: () => new UnicodeRangeTable(decodeRanges("ggF-TxRlC7tgCP", true)),
+        Carian: () => new UnicodeRangeTable(decodeRanges("g1gCwB", true)),
+        Caucasian_Albanian: () => new UnicodeRangeTable(decodeRanges("wphCzBMA", true)),
+        Chakma: () => new UnicodeRangeTable(decodeRanges("gokC0BCR", true)),
+        Cham: () => new UnicodeRangeTable(decodeRanges("gwqB2BKNDJDD", true)),
+        Cherokee: () => new UnicodeRangeTable(decodeRanges("g9E1CDFz7lBvC", true)),
+        Chorasmian: () => new UnicodeRangeTable(decodeRanges("w9jCb", true)),
+        Common: () => new UnicodeRangeTable(decodeRanges("AgCBbFBbuBBCOBCEBYgBgBiOmBBGEBDTB1DKKHCC+THHPEEhB9E9ElQiEiEB6mB6mB2MDBjJwvBwvBBBBoCBBsGBBCumBumBOIIBCBCFBCCBDmYmYBKBD2CBCKBEKBCOBShBB-BlBBCCBDFBCaBCQBqBCBF5UBXKBW-cBhIzTBDpEBhQ9CBzMUBCCCBXBQHBFDB8CBBE7C7CB0E0EBOBhBlBBKxBxBB+BBgBwCBwB5C5CBmFBhuG-BBhoWhBBnDCBmFJB1HhFhFsMPPBzuUzuUBxGxGBIBXiBBCSBCDB0ECCBeBbFBbKBLuBuBBhChCBFBCGBLEBjICBFsBBEIBxCMB0BsBBlHaBltuBDB96D8HBEzNBHWBQQBgDzDB9B1HBLmBBD9BBEQBJBBIdBF8BB2GTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBByjFjCBtC8BBjWrBBFjDBNOBDOBCOBCkBBLtFB5BZBCBBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBnghYffB+CB", false)),
+        Coptic: () => new UnicodeRangeTable(decodeRanges("ifNxkKzDGG", true)),
+        Cuneiform: () => new UnicodeRangeTable(decodeRanges("ggoC5cnDuDCEMjG", true)),
+        Cypriot: () => new UnicodeRangeTable(decodeRanges("ggiCFBDCCBqBBCBBEDD", false)),
+        Cypro_Minoan: () => new UnicodeRangeTable(decodeRanges("w8rCiD", true)),
+        Cyrillic: () => new UnicodeRangeTable(decodeRanges("ggBkEBDoFBx6FKBhFtCtCojEfBhie-CBv8VBBhw4B9BBiBAB", false)),
+        Deseret: () => new UnicodeRangeTable(decodeRanges("gghCvC", true)),
+        Devanagari: () => new UnicodeRangeTable(decodeRanges("goCwCFODZh7nBfhwcJ", true)),
+        Dives_Akuru: () => new UnicodeRangeTable(decodeRanges("gomCGBDDDBGBCBBCdBCBBDLBKJB", false)),
+        Dogra: () => new UnicodeRangeTable(decodeRanges("ggmC7B", true)),
+        Duployan: () => new UnicodeRangeTable(decodeRanges("ggvDqDGMEIIJDD", true)),
+        Egyptian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggsC1iBL68D", true)),
+        Elbasan: () => new UnicodeRangeTable(decodeRanges("gohCnB", true)),
+        Elymaic: () => new UnicodeRangeTable(decodeRanges("g-jCW", true)),
+        Ethiopic: () => new UnicodeRangeTable(decodeRanges("gwEoCBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBnvGWBKGBCGBCGBCGBCGBCGBCGBCGBjpfFBDFBDFBKGBCGBylvCGBCDBCBBCOB", false)),
+        Garay: () => new UnicodeRangeTable(decodeRanges("gqjClBEcJB", true)),
+        Georgian: () => new UnicodeRangeTable(decodeRanges("glElBBCGGDqBBCDBx8CqBBDCBhiElBBCGG", false)),
+        Glagolitic: () => new UnicodeRangeTable(decodeRanges("ggL-Ch9sDGCQDGCBCE", true)),
+        Gothic: () => new UnicodeRangeTable(decodeRanges("w5gCa", true)),
+        Grantha: () => new UnicodeRangeTable(decodeRanges("g4kCDBCHBDBBDVBCGBCBBCEBDIBDBBDCBDHHGGBDGBEEB", false)),
+        Greek: () => new UnicodeRangeTable(decodeRanges("wbDBCCBDDBCFFCCCBBBCCCBSBC+BBPPBnpGEBzBEBFEB1ChKhKBUBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBoJ-xiB-xiB7uVuCBSgj0Bgj0BBkCB", false)),
+        Gujarati: () => new UnicodeRangeTable(decodeRanges("h0CCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGB", false)),
+        Gunjala_Gondi: () => new UnicodeRangeTable(decodeRanges("grnCFCBCkBCBCFIJ", true)),
+        Gurmukhi: () => new UnicodeRangeTable(decodeRanges("hwCCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPB", false)),
+        Gurung_Khema: () => new UnicodeRangeTable(decodeRanges("go4C5B", true)),
+        Han: () => new UnicodeRangeTable(decodeRanges("g0LZBC4CBN1GBwBCCaIBPDBle-tGBhC-vUBhoWtLBDpDBpodBBNGBqgkB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Hangul: () => new UnicodeRangeTable(decodeRanges("goE-HvxHBiI9CyDeiCei3dckUj9KNWFwBl9JeEFDFDFDC", true)),
+        Hanifi_Rohingya: () => new UnicodeRangeTable(decodeRanges("gojCnBJJ", true)),
+        Hanunoo: () => new UnicodeRangeTable(decodeRanges("g5FU", true)),
+        Hatran: () => new UnicodeRangeTable(decodeRanges("gniCSCBGE", true)),
+        Hebrew: () => new UnicodeRangeTable(decodeRanges("xsB2BBJaBFFBpp9BZBCEBCCCBCCBCCBIB", false)),
+        Hiragana: () => new UnicodeRangeTable(decodeRanges("hiM1CBHCBi7-C+IBTeeBBBulQAB", false)),
+        Imperial_Aramaic: () => new UnicodeRangeTable(decodeRanges("giiCVCI", true)),
+        Inherited: () => new UnicodeRangeTable(decodeRanges("gYvDB2IBBlOKBbhXhXBCB8qEtBBDLBlPCBCMBCGBFHHEBBnG-BBtQBBjGgBB65DDBsDBBmrzBPBRNBwejHjH7iEl+uBl+uBBsBBDWBhRCBSHBDGBfDBz6rYvHB", false)),
+        Inscriptional_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g7iCSGH", true)),
+        Inscriptional_Parthian: () => new UnicodeRangeTable(decodeRanges("g6iCVDH", true)),
+        Javanese: () => new UnicodeRangeTable(decodeRanges("gsqBtCDJFB", true)),
+        Kaithi: () => new UnicodeRangeTable(decodeRanges("gkkCiCLA", true)),
+        Kannada: () => new UnicodeRangeTable(decodeRanges("gkDMCCCWCJCEDICCCDIBGCCDDJCC", true)),
+        Katakana: () => new UnicodeRangeTable(decodeRanges("hlM5CBDCBxHPBxGuBBC3CBvgzBJBCsBBzisBDBCGBCBBCgJgJBBBzBPPBCB", false)),
+        Kawi: () => new UnicodeRangeTable(decodeRanges("g4nCQCoBEc", true)),
+        Kayah_Li: () => new UnicodeRangeTable(decodeRanges("goqBtBCA", true)),
+        Kharoshthi: () => new UnicodeRangeTable(decodeRanges("gwiCDCBGHCCCcDCFJII", true)),
+        Khitan_Small_Script: () => new UnicodeRangeTable(decodeRanges("k-7C84G84GB0OBqBAB", false)),
+        Khmer: () => new UnicodeRangeTable(decodeRanges("g8F9CDJHJnPf", true)),
+        Khojki: () => new UnicodeRangeTable(decodeRanges("gwkCRCuB", true)),
+        Khudawadi: () => new UnicodeRangeTable(decodeRanges("w1kC6BGJ", true)),
+        Kirat_Rai: () => new UnicodeRangeTable(decodeRanges("gq7C5B", true)),
+        Lao: () => new UnicodeRangeTable(decodeRanges("h0DBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDB", false)),
+        Latin: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBQQGWBCeBCgOBoBEB8wGlBBHwBBGDBGMBClCBiC-HByLOORMBuEBBHccSoBB42CfBj1elDBExCBVOBxZqBBCIBCDB38TGB7gBZBHZBmhCFBCpBBCIBm61BeBHFB", false)),
+        Lepcha: () => new UnicodeRangeTable(decodeRanges("ggH3BEOEC", true)),
+        Limbu: () => new UnicodeRangeTable(decodeRanges("goGeBCLBFLBFEEBKB", false)),
+        Linear_A: () => new UnicodeRangeTable(decodeRanges("gwhC2JKVLH", true)),
+        Linear_B: () => new UnicodeRangeTable(decodeRanges("gggCLCZCSCBCODNjB6D", true)),
+        Lisu: () => new UnicodeRangeTable(decodeRanges("wmpBvBx1eA", true)),
+        Lycian: () => new UnicodeRangeTable(decodeRanges("g0gCc", true)),
+        Lydian: () => new UnicodeRangeTable(decodeRanges("gpiCZGA", true)),
+        Mahajani: () => new UnicodeRangeTable(decodeRanges("wqkCmB", true)),
+        Makasar: () => new UnicodeRangeTable(decodeRanges("g3nCY", true)),
+        Malayalam: () => new UnicodeRangeTable(decodeRanges("goDMCCCyBCCCFFPDZ", true)),
+        Mandaic: () => new UnicodeRangeTable(decodeRanges("giCbDA", true)),
+        Manichaean: () => new UnicodeRangeTable(decodeRanges("g2iCmBFL", true)),
+        Marchen: () => new UnicodeRangeTable(decodeRanges("wjnCfDVCN", true)),
+        Masaram_Gondi: () => new UnicodeRangeTable(decodeRanges("gonCGBCBBCrBBECCBCCBHBJJB", false)),
+        Medefaidrin: () => new UnicodeRangeTable(decodeRanges("gy7C6C", true)),
+        Meetei_Mayek: () => new UnicodeRangeTable(decodeRanges("g3qBWqGtBDJ", true)),
+        Mende_Kikakui: () => new UnicodeRangeTable(decodeRanges("gg6DkGDP", true)),
+        Meroitic_Cursive: () => new UnicodeRangeTable(decodeRanges("gtiCXFTDtB", true)),
+        Meroitic_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("gsiCf", true)),
+        Miao: () => new UnicodeRangeTable(decodeRanges("g47CqCF4BIQ", true)),
+        Modi: () => new UnicodeRangeTable(decodeRanges("gwlCkCMJ", true)),
+        Mongolian: () => new UnicodeRangeTable(decodeRanges("ggGBBDCCBSBH4CBIqBB2t-BMB", false)),
+        Mro: () => new UnicodeRangeTable(decodeRanges("gy6CeCJFB", true)),
+        Multani: () => new UnicodeRangeTable(decodeRanges("g0kCGBCCCBCBCOBCKB", false)),
+        Myanmar: () => new UnicodeRangeTable(decodeRanges("ggE-EhqmBeiDfxibT", true)),
+        Nabataean: () => new UnicodeRangeTable(decodeRanges("gkiCeJI", true)),
+        Nag_Mundari: () => new UnicodeRangeTable(decodeRanges("wm5DpB", true)),
+        Nandinagari: () => new UnicodeRangeTable(decodeRanges("gtmCHDtBDK", true)),
+        New_Tai_Lue: () => new UnicodeRangeTable(decodeRanges("gsGrBFZHKEB", true)),
+        Newa: () => new UnicodeRangeTable(decodeRanges("gglC7CCE", true)),
+        Nko: () => new UnicodeRangeTable(decodeRanges("g+B6BDC", true)),
+        Nushu: () => new UnicodeRangeTable(decodeRanges("h-7CvsQvsQBqMB", false)),
+        Nyiakeng_Puachue_Hmong: () => new UnicodeRangeTable(decodeRanges("go4DsBENDJFB", true)),
+        Ogham: () => new UnicodeRangeTable(decodeRanges("g0Fc", true)),
+        Ol_Chiki: () => new UnicodeRangeTable(decodeRanges("wiHvB", true)),
+        Ol_Onal: () => new UnicodeRangeTable(decodeRanges("wu5DqBFA", true)),
+        Old_Hungarian: () => new UnicodeRangeTable(decodeRanges("gkjCyBOyBIF", true)),
+        Old_Italic: () => new UnicodeRangeTable(decodeRanges("g4gCjBKC", true)),
+        Old_North_Arabian: () => new UnicodeRangeTable(decodeRanges("g0iCf", true)),
+        Old_Permic: () => new UnicodeRangeTable(decodeRanges("w6gCqB", true)),
+        Old_Persian: () => new UnicodeRangeTable(decodeRanges("g9gCjBFN", true)),
+        Old_Sogdian: () => new UnicodeRangeTable(decodeRanges("g4jCnB", true)),
+        Old_South_Arabian: () => new UnicodeRangeTable(decodeRanges("gziCf", true)),
+        Old_Turkic: () => new UnicodeRangeTable(decodeRanges("ggjCoC", true)),
+        Old_Uyghur: () => new UnicodeRangeTable(decodeRanges("w7jCZ", true)),
+        Oriya: () => new UnicodeRangeTable(decodeRanges("h4CCCHDBDVCGCBCEDIDBDCICFBCEDR", true)),
+        Osage: () => new UnicodeRangeTable(decodeRanges("wlhCjBFjB", true)),
+        Osmanya: () => new UnicodeRangeTable(decodeRanges("gkhCdDJ", true)),
+        Pahawh_Hmong: () => new UnicodeRangeTable(decodeRanges("g46ClCLJCGCUGS", true)),
+        Palmyrene: () => new UnicodeRangeTable(decodeRanges("gjiCf", true)),
+        Pau_Cin_Hau: () => new UnicodeRangeTable(decodeRanges("g2mC4B", true)),
+        Phags_Pa: () => new UnicodeRangeTable(decodeRanges("giqB3B", true)),
+        Phoenician: () => new UnicodeRangeTable(decodeRanges("goiCbEA", true)),
+        Psalter_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g8iCRIDNG", true)),
+        Rejang: () => new UnicodeRangeTable(decodeRanges("wpqBjBMA", true)),
+        Runic: () => new UnicodeRangeTable(decodeRanges("g1FqCEK", true)),
+        Samaritan: () => new UnicodeRangeTable(decodeRanges("ggCtBDO", true)),
+        Saurashtra: () => new UnicodeRangeTable(decodeRanges("gkqBlCJL", true)),
+        Sharada: () => new UnicodeRangeTable(decodeRanges("gskC-ChsCH", true)),
+        Shavian: () => new UnicodeRangeTable(decodeRanges("wihCvB", true)),
+        Siddham: () => new UnicodeRangeTable(decodeRanges("gslC1BDlB", true)),
+        Sidetic: () => new UnicodeRangeTable(decodeRanges("gqiCZ", true)),
+        SignWriting: () => new UnicodeRangeTable(decodeRanges("gg2DrUQECO", true)),
+        Sinhala: () => new UnicodeRangeTable(decodeRanges("hsDCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBt-gCTB", false)),
+        Sogdian: () => new UnicodeRangeTable(decodeRanges("w5jCpB", true)),
+        Sora_Sompeng: () => new UnicodeRangeTable(decodeRanges("wmkCYIJ", true)),
+        Soyombo: () => new UnicodeRangeTable(decodeRanges("wymCyC", true)),
+        Sundanese: () => new UnicodeRangeTable(decodeRanges("g8G-BhIH", true)),
+        Sunuwar: () => new UnicodeRangeTable(decodeRanges("g+mChBPJ", true)),
+        Syloti_Nagri: () => new UnicodeRangeTable(decodeRanges("ggqBsB", true)),
+        Syriac: () => new UnicodeRangeTable(decodeRanges("g4BNC7BDCxIK", true)),
+        Tagalog: () => new UnicodeRangeTable(decodeRanges("g4FVKA", true)),
+        Tagbanwa: () => new UnicodeRangeTable(decodeRanges("g7FMCCCB", true)),
+        Tai_Le: () => new UnicodeRangeTable(decodeRanges("wqGdDE", true)),
+        Tai_Tham: () => new UnicodeRangeTable(decodeRanges("gxG+BCcDKHJHN", true)),
+        Tai_Viet: () => new UnicodeRangeTable(decodeRanges("g0qBiCZE", true)),
+        Tai_Yo: () => new UnicodeRangeTable(decodeRanges("g25DeCVJB", true)),
+        Takri: () => new UnicodeRangeTable(decodeRanges("g0lC5BHJ", true)),
+        Tamil: () => new UnicodeRangeTable(decodeRanges("i8CBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBm+kCxBBOAB", false)),
+        Tangsa: () => new UnicodeRangeTable(decodeRanges("wz6CuCCJ", true)),
+        Tangut: () => new UnicodeRangeTable(decodeRanges("g-7CgBgBB+3GBhQeBiDyDB", false)),
+        Telugu: () => new UnicodeRangeTable(decodeRanges("ggDMCCCWCPDICCCDIBCCCBDDDJII", true)),
+        Thaana: () => new UnicodeRangeTable(decodeRanges("g8BxB", true)),
+        Thai: () => new UnicodeRangeTable(decodeRanges("hwD5BGb", true)),
+        Tibetan: () => new UnicodeRangeTable(decodeRanges("g4DnCCjBFmBCjBCOCGFB", true)),
+        Tifinagh: () => new UnicodeRangeTable(decodeRanges("wpL3BIBPA", true)),
+        Tirhuta: () => new UnicodeRangeTable(decodeRanges("gklCnCJJ", true)),
+        Todhri: () => new UnicodeRangeTable(decodeRanges("guhCzB", true)),
+        Tolong_Siki: () => new UnicodeRangeTable(decodeRanges("wtnCrBFJ", true)),
+        Toto: () => new UnicodeRangeTable(decodeRanges("w04De", true)),
+        Tulu_Tigalari: () => new UnicodeRangeTable(decodeRanges("g8kCJBCDDClBBCJBCDDCDBCJBCBBJBB", false)),
+        Ugaritic: () => new UnicodeRangeTable(decodeRanges("g8gCdCA", true)),
+        Unknown: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-FB", false)),
+        Vai: () => new UnicodeRangeTable(decodeRanges("gopBrJ", true)),
+        Vithkuqi: () => new UnicodeRangeTable(decodeRanges("wrhCKCOCGCBCKCOCGCB", true)),
+        Wancho: () => new UnicodeRangeTable(decodeRanges("g24D5BGA", true)),
+        Warang_Citi: () => new UnicodeRangeTable(decodeRanges("glmCyCNA", true)),
+        Yezidi: () => new UnicodeRangeTable(decodeRanges("g0jCpBCCDB", true)),
+        Yi: () => new UnicodeRangeTable(decodeRanges("ggoBskBE2B", true)),
+        Zanabazar_Square: () => new UnicodeRangeTable(decodeRanges("gwmCnC", true))
+      });
+      static FOLD_CATEGORIES = new LazyMap({
+        L: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+        LC: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+        Ll: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGC3HrBrBCEEJHHCCBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHxC9zC9zCBuBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+        Lt: () => new UnicodeRangeTable(decodeRanges("kOCCBCCBCClBCCtsHHBJHBJHBMQQwBAB", false)),
+        Lu: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpL2B2Bs1CvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false)),
+        M: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+        Mn: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+        Emoji: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+        Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+        Lowercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHuBPBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+        Math: () => new UnicodeRangeTable(decodeRanges("ycGDCHHFMMDDDCHHFAB", false)),
+        Uppercase: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpLiBiBBOBFsasaBYBn6BvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false))
+      });
+      static FOLD_SCRIPT = new LazyMap({
+        Common: () => new UnicodeRangeTable(decodeRanges("8cgBgB", false)),
+        Greek: () => new UnicodeRangeTable(decodeRanges("1FwUwU", false)),
+        Inherited: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false))
+      });
+    };
+    Unicode = class Unicode2 {
+      static MAX_RUNE = 1114111;
+      static RUNE_ERROR = 65533;
+      static isUnsearchable(r) {
+        return r === Unicode2.RUNE_ERROR || r >= Unicode2.MIN_HIGH_SURROGATE && r <= Unicode2.MAX_LOW_SURROGATE;
+      }
+      static MAX_ASCII = 127;
+      static MAX_LATIN1 = 255;
+      static MAX_BMP = 65535;
+      static MIN_FOLD = 65;
+      static MAX_FOLD = 125251;
+      static MIN_HIGH_SURROGATE = 55296;
+      static MAX_HIGH_SURROGATE = 56319;
+      static MIN_LOW_SURROGATE = 56320;
+      static MAX_LOW_SURROGATE = 57343;
+      static MIN_SUPPLEMENTARY_CODE_POINT = 65536;
+      static is32(ranges, r) {
+        let lo = 0;
+        let hi = ranges.length;
+        while (lo < hi) {
+          const m = lo + Math.floor((hi - lo) / 2);
+          const rlo = ranges.getLo(m);
+          const rhi = ranges.getHi(m);
+          if (rlo <= r && r <= rhi) {
+            const stride = ranges.getStride(m);
+            return (r - rlo) % stride === 0;
+          }
+          if (r < rlo) hi = m;
+          else lo = m + 1;
+        }
+        return false;
+      }
+      static is(ranges, r) {
+        if (r <= Unicode2.MAX_LATIN1) {
+          for (let i = 0; i < ranges.length; i++) {
+            if (r > ranges.getHi(i)) continue;
+            const rlo = ranges.getLo(i);
+            if (r < rlo) return false;
+            const stride = ranges.getStride(i);
+            return (r - rlo) % stride === 0;
+          }
+          return false;
+        }
+        return ranges.length > 0 && r >= ranges.getLo(0) && Unicode2.is32(ranges, r);
+      }
+      static isPrint(r) {
+        if (r <= Unicode2.MAX_LATIN1) return r >= 32 && r < Unicode2.MAX_ASCII || r >= 161 && r !== 173;
+        return Unicode2.is(UnicodeTables.Print, r);
+      }
+      static simpleFold(r) {
+        if (UnicodeTables.CASE_ORBIT.has(r)) return UnicodeTables.CASE_ORBIT.get(r);
+        if (r <= Unicode2.MAX_ASCII) {
+          const l = Codepoint.toLowerCase(r);
+          return l !== r ? l : Codepoint.toUpperCase(r);
+        }
+        return r;
+      }
+      static equalsIgnoreCase(r1, r2) {
+        if (r1 === r2) return true;
+        if (r1 < 0 || r2 < 0) return false;
+        if (r1 <= Unicode2.MAX_ASCII && r2 <= Unicode2.MAX_ASCII) {
+          if (65 <= r1 && r1 <= 90) r1 |= 32;
+          if (65 <= r2 && r2 <= 90) r2 |= 32;
+          return r1 === r2;
+        }
+        for (let r = Unicode2.simpleFold(r1); r !== r1; r = Unicode2.simpleFold(r)) if (r === r2) return true;
+        return false;
+      }
+    };
+    RE2JSException = class extends Error {
+      /** @param {string} message */
+      constructor(message2) {
+        super(message2);
+        this.name = "RE2JSException";
+      }
+    };
+    RE2JSSyntaxException = class extends RE2JSException {
+      /**
+      * @param {string} error
+      * @param {string|null} [input=null]
+      */
+      constructor(error2, input = null) {
+        let message2 = `error parsing regexp: ${error2}`;
+        if (input) message2 += `: \`${input}\``;
+        super(message2);
+        this.name = "RE2JSSyntaxException";
+        this.message = message2;
+        this.error = error2;
+        this.input = input;
+      }
+      /**
+      * Retrieves the description of the error.
+      * @returns {string}
+      */
+      getDescription() {
+        return this.error;
+      }
+      /**
+      * Retrieves the erroneous regular-expression pattern.
+      * @returns {string|null}
+      */
+      getPattern() {
+        return this.input;
+      }
+    };
+    RE2JSCompileException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message2) {
+        super(message2);
+        this.name = "RE2JSCompileException";
+      }
+    };
+    RE2JSGroupException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message2) {
+        super(message2);
+        this.name = "RE2JSGroupException";
+      }
+    };
+    RE2JSFlagsException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message2) {
+        super(message2);
+        this.name = "RE2JSFlagsException";
+      }
+    };
+    RE2JSInternalException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message2) {
+        super(message2);
+        this.name = "RE2JSInternalException";
+      }
+    };
+    FAST_PATH_TABLE_SIZE = 256;
+    WORD_RUNE_TABLE = new Uint8Array(FAST_PATH_TABLE_SIZE);
+    for (let i = 0; i < FAST_PATH_TABLE_SIZE; i++) WORD_RUNE_TABLE[i] = 97 <= i && i <= 122 || 65 <= i && i <= 90 || 48 <= i && i <= 57 || i === 95 ? 1 : 0;
+    cachedNativeEncoder = null;
+    cachedNativeDecoder = null;
+    Utils = class Utils2 {
+      static METACHARACTERS = "\\.+*?()|[]{}^$";
+      static EMPTY_BEGIN_LINE = 1;
+      static EMPTY_END_LINE = 2;
+      static EMPTY_BEGIN_TEXT = 4;
+      static EMPTY_END_TEXT = 8;
+      static EMPTY_WORD_BOUNDARY = 16;
+      static EMPTY_NO_WORD_BOUNDARY = 32;
+      static EMPTY_ALL = -1;
+      static emptyInts() {
+        return [];
+      }
+      static isString(value) {
+        return typeof value === "string" || Object.prototype.toString.call(value) === "[object String]";
+      }
+      static typeName(value) {
+        if (value === null || typeof value !== "object" && typeof value !== "function") return value === null ? "null" : typeof value;
+        return Object.prototype.toString.call(value).slice(8, -1);
+      }
+      static checkPattern(pattern) {
+        if (!Utils2.isString(pattern)) throw new TypeError(`The pattern must be a string, not ${Utils2.typeName(pattern)} (RE2JS.translateRegExp() converts a RegExp)`);
+      }
+      static checkInput(input) {
+        if (!Utils2.isString(input) && !Utils2.isByteArray(input)) throw new TypeError(`The input must be a string or a byte array (Uint8Array or number[]), not ${Utils2.typeName(input)}`);
+      }
+      static checkFlags(flags) {
+        const known = PublicFlags.MULTILINE | PublicFlags.DOTALL | PublicFlags.CASE_INSENSITIVE | PublicFlags.DISABLE_UNICODE_GROUPS | PublicFlags.LONGEST_MATCH | PublicFlags.LOOKBEHINDS;
+        if (!Number.isInteger(flags) || (flags & ~known) !== 0) throw new RE2JSFlagsException("Flags should only be a combination of MULTILINE, DOTALL, CASE_INSENSITIVE, DISABLE_UNICODE_GROUPS, LONGEST_MATCH, LOOKBEHINDS");
+      }
+      static isByteArray(input) {
+        return Array.isArray(input) || Object.prototype.toString.call(input) === "[object Uint8Array]";
+      }
+      static isalnum(c) {
+        return Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"] || Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["z"] || Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["Z"];
+      }
+      static unhex(c) {
+        if (Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"]) return c - Codepoint.CODES["0"];
+        if (Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["f"]) return c - Codepoint.CODES["a"] + 10;
+        if (Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["F"]) return c - Codepoint.CODES["A"] + 10;
+        return -1;
+      }
+      static escapeRune(rune) {
+        let out = "";
+        if (Unicode.isPrint(rune)) {
+          if (Utils2.METACHARACTERS.indexOf(String.fromCodePoint(rune)) >= 0) out += "\\";
+          out += String.fromCodePoint(rune);
+        } else switch (rune) {
+          case Codepoint.CODES['"']:
+            out += '\\"';
+            break;
+          case Codepoint.CODES["\\"]:
+            out += "\\\\";
+            break;
+          case Codepoint.CODES["	"]:
+            out += "\\t";
+            break;
+          case Codepoint.CODES["\n"]:
+            out += "\\n";
+            break;
+          case Codepoint.CODES["\r"]:
+            out += "\\r";
+            break;
+          case Codepoint.CODES["\b"]:
+            out += "\\b";
+            break;
+          case Codepoint.CODES["\f"]:
+            out += "\\f";
+            break;
+          default: {
+            let s = rune.toString(16);
+            if (rune < 256) {
+              out += "\\x";
+              if (s.length === 1) out += "0";
+              out += s;
+            } else out += `\\x{${s}}`;
+            break;
+          }
+        }
+        return out;
+      }
+      static stringToRunes(str) {
+        const string = String(str);
+        const runes = [];
+        let i = 0;
+        while (i < string.length) {
+          const cp = string.codePointAt(i);
+          runes.push(cp);
+          i += cp > Unicode.MAX_BMP ? 2 : 1;
+        }
+        return new Int32Array(runes);
+      }
+      static runeToString(r) {
+        return String.fromCodePoint(r);
+      }
+      static isWordRune(r) {
+        return r < FAST_PATH_TABLE_SIZE ? WORD_RUNE_TABLE[r] === 1 : false;
+      }
+      static emptyOpContext(r1, r2) {
+        let op = 0;
+        if (r1 < 0) op |= Utils2.EMPTY_BEGIN_TEXT | Utils2.EMPTY_BEGIN_LINE;
+        if (r1 === 10) op |= Utils2.EMPTY_BEGIN_LINE;
+        if (r2 < 0) op |= Utils2.EMPTY_END_TEXT | Utils2.EMPTY_END_LINE;
+        if (r2 === 10) op |= Utils2.EMPTY_END_LINE;
+        if (Utils2.isWordRune(r1) !== Utils2.isWordRune(r2)) op |= Utils2.EMPTY_WORD_BOUNDARY;
+        else op |= Utils2.EMPTY_NO_WORD_BOUNDARY;
+        return op;
+      }
+      /**
+      * Returns a string that quotes all regular expression metacharacters inside the argument text;
+      * the returned string is a regular expression matching the literal text. For example,
+      * {@code quoteMeta("[foo]").equals("\\[foo\\]")}.
+      * @param {string} str
+      * @returns {string}
+      */
+      static quoteMeta(str) {
+        return str.split("").map((s) => {
+          if (Utils2.METACHARACTERS.indexOf(s) >= 0) return `\\${s}`;
+          return s;
+        }).join("");
+      }
+      static charCount(codePoint) {
+        return codePoint > Unicode.MAX_BMP ? 2 : 1;
+      }
+      /**
+      * High-speed conversion from TypedArrays to standard JS Arrays.
+      * Bypasses the expensive Symbol.iterator overhead of Array.from()
+      */
+      static toArray(typedArray) {
+        const len = typedArray.length;
+        const res = new Array(len);
+        for (let i = 0; i < len; i++) res[i] = typedArray[i];
+        return res;
+      }
+      static stringToUtf8ByteArray(str) {
+        if (globalThis.TextEncoder) {
+          if (!cachedNativeEncoder) cachedNativeEncoder = new TextEncoder();
+          return cachedNativeEncoder.encode(str);
+        } else {
+          let out = [], p = 0;
+          for (let i = 0; i < str.length; i++) {
+            let c = str.charCodeAt(i);
+            if (c < 128) out[p++] = c;
+            else if (c < 2048) {
+              out[p++] = c >> 6 | 192;
+              out[p++] = c & 63 | 128;
+            } else if ((c & 64512) === Unicode.MIN_HIGH_SURROGATE && i + 1 < str.length && (str.charCodeAt(i + 1) & 64512) === Unicode.MIN_LOW_SURROGATE) {
+              c = Unicode.MIN_SUPPLEMENTARY_CODE_POINT + ((c & 1023) << 10) + (str.charCodeAt(++i) & 1023);
+              out[p++] = c >> 18 | 240;
+              out[p++] = c >> 12 & 63 | 128;
+              out[p++] = c >> 6 & 63 | 128;
+              out[p++] = c & 63 | 128;
+            } else {
+              out[p++] = c >> 12 | 224;
+              out[p++] = c >> 6 & 63 | 128;
+              out[p++] = c & 63 | 128;
+            }
+          }
+          return out;
+        }
+      }
+      static utf8ByteArrayToString(bytes) {
+        if (globalThis.TextDecoder) {
+          if (!cachedNativeDecoder) cachedNativeDecoder = new TextDecoder("utf-8");
+          const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+          return cachedNativeDecoder.decode(view);
+        } else {
+          let out = [], pos = 0, c = 0;
+          while (pos < bytes.length) {
+            let c1 = bytes[pos++];
+            if (c1 < 128) out[c++] = String.fromCharCode(c1);
+            else if (c1 > 191 && c1 < 224) {
+              let c2 = bytes[pos++];
+              out[c++] = String.fromCharCode((c1 & 31) << 6 | c2 & 63);
+            } else if (c1 > 239 && c1 < 365) {
+              let c2 = bytes[pos++];
+              let c3 = bytes[pos++];
+              let c4 = bytes[pos++];
+              let u = ((c1 & 7) << 18 | (c2 & 63) << 12 | (c3 & 63) << 6 | c4 & 63) - Unicode.MIN_SUPPLEMENTARY_CODE_POINT;
+              out[c++] = String.fromCharCode(Unicode.MIN_HIGH_SURROGATE + (u >> 10));
+              out[c++] = String.fromCharCode(Unicode.MIN_LOW_SURROGATE + (u & 1023));
+            } else {
+              let c2 = bytes[pos++];
+              let c3 = bytes[pos++];
+              out[c++] = String.fromCharCode((c1 & 15) << 12 | (c2 & 63) << 6 | c3 & 63);
+            }
+          }
+          return out.join("");
+        }
+      }
+    };
+    createEnum = (values = [], initNum = 0) => {
+      const enumObject = /* @__PURE__ */ Object.create(null);
+      for (let i = 0; i < values.length; i++) {
+        const val = values[i];
+        const keyVal = initNum + i;
+        enumObject[val] = keyVal;
+        enumObject[keyVal] = val;
+      }
+      return Object.freeze(enumObject);
+    };
+    MatcherInputBase = class MatcherInputBase2 {
+      static Encoding = createEnum(["UTF_16", "UTF_8"]);
+      getEncoding() {
+        throw Error("not implemented");
+      }
+      /** @returns {string} */
+      asCharSequence() {
+        throw Error("not implemented");
+      }
+      /** @returns {Uint8Array|number[]|null} */
+      asBytes() {
+        throw Error("not implemented");
+      }
+      /** @returns {number} */
+      length() {
+        throw Error("not implemented");
+      }
+      /**
+      *
+      * @returns {boolean}
+      */
+      isUTF8Encoding() {
+        return this.getEncoding() === MatcherInputBase2.Encoding.UTF_8;
+      }
+      /**
+      *
+      * @returns {boolean}
+      */
+      isUTF16Encoding() {
+        return this.getEncoding() === MatcherInputBase2.Encoding.UTF_16;
+      }
+    };
+    Utf8MatcherInput = class extends MatcherInputBase {
+      /** @param {Uint8Array|number[]|null} bytes */
+      constructor(bytes = null) {
+        super();
+        this.bytes = bytes;
+      }
+      getEncoding() {
+        return MatcherInputBase.Encoding.UTF_8;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      asCharSequence() {
+        return Utils.utf8ByteArrayToString(this.bytes);
+      }
+      /**
+      *
+      * @returns {Uint8Array|number[]|null}
+      */
+      asBytes() {
+        return this.bytes;
+      }
+      /**
+      *
+      * @returns {number}
+      */
+      length() {
+        return this.bytes.length;
+      }
+    };
+    Utf16MatcherInput = class extends MatcherInputBase {
+      /** @param {string|null} charSequence */
+      constructor(charSequence = null) {
+        super();
+        this.charSequence = charSequence;
+      }
+      getEncoding() {
+        return MatcherInputBase.Encoding.UTF_16;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      asCharSequence() {
+        return this.charSequence;
+      }
+      /**
+      *
+      * @returns {number[]}
+      */
+      asBytes() {
+        return Utils.stringToUtf8ByteArray(this.charSequence.toString());
+      }
+      /**
+      *
+      * @returns {number}
+      */
+      length() {
+        return this.charSequence.length;
+      }
+    };
+    MatcherInput = class {
+      /**
+      * Return the MatcherInput for UTF_16 encoding.
+      * @returns {Utf16MatcherInput}
+      */
+      static utf16(charSequence) {
+        Utils.checkInput(charSequence);
+        return new Utf16MatcherInput(charSequence);
+      }
+      /**
+      * Return the MatcherInput for UTF_8 encoding.
+      * @returns {Utf8MatcherInput}
+      */
+      static utf8(input) {
+        if (Utils.isByteArray(input)) return new Utf8MatcherInput(input);
+        return new Utf8MatcherInput(Utils.stringToUtf8ByteArray(input));
+      }
+    };
+    MachineInputBase = class {
+      static EOF() {
+        return -8;
+      }
+      constructor() {
+        this.start = 0;
+        this.end = 0;
+      }
+      canCheckPrefix() {
+        return true;
+      }
+      endPos() {
+        return this.end - this.start;
+      }
+      hasString() {
+        return false;
+      }
+      hasAnyString() {
+        return false;
+      }
+      prefixLength() {
+        return 0;
+      }
+    };
+    MachineUTF8Input = class MachineUTF8Input2 extends MachineInputBase {
+      static RUNE_ERROR_STEP = Unicode.RUNE_ERROR << 3 | 1;
+      constructor(bytes, start = 0, end = bytes.length) {
+        super();
+        this.bytes = bytes;
+        this.start = start;
+        this.end = end;
+      }
+      hasString(prefilter, pos) {
+        const target = prefilter.bytes;
+        if (target.length === 0) return true;
+        const idx = this.indexOf(this.bytes, target, this.start + pos);
+        return idx !== -1 && idx <= this.end - target.length;
+      }
+      hasAnyString(prefilter, pos) {
+        return prefilter.automaton8().searchUTF8(this.bytes, this.start + pos, this.end);
+      }
+      step(pos) {
+        pos += this.start;
+        if (pos >= this.end) return MachineInputBase.EOF();
+        const c = this.bytes[pos] & 255;
+        if (c < 128) return c << 3 | 1;
+        let size3;
+        let rune;
+        let lo = 128;
+        let hi = 191;
+        if (c >= 194 && c <= 223) {
+          size3 = 2;
+          rune = c & 31;
+        } else if (c >= 224 && c <= 239) {
+          size3 = 3;
+          rune = c & 15;
+          if (c === 224) lo = 160;
+          else if (c === 237) hi = 159;
+        } else if (c >= 240 && c <= 244) {
+          size3 = 4;
+          rune = c & 7;
+          if (c === 240) lo = 144;
+          else if (c === 244) hi = 143;
+        } else return MachineUTF8Input2.RUNE_ERROR_STEP;
+        if (pos + size3 > this.end) return MachineUTF8Input2.RUNE_ERROR_STEP;
+        const c1 = this.bytes[pos + 1] & 255;
+        if (c1 < lo || c1 > hi) return MachineUTF8Input2.RUNE_ERROR_STEP;
+        rune = rune << 6 | c1 & 63;
+        if (size3 > 2) {
+          const c2 = this.bytes[pos + 2] & 255;
+          if ((c2 & 192) !== 128) return MachineUTF8Input2.RUNE_ERROR_STEP;
+          rune = rune << 6 | c2 & 63;
+          if (size3 > 3) {
+            const c3 = this.bytes[pos + 3] & 255;
+            if ((c3 & 192) !== 128) return MachineUTF8Input2.RUNE_ERROR_STEP;
+            rune = rune << 6 | c3 & 63;
+          }
+        }
+        return rune << 3 | size3;
+      }
+      index(re2, pos) {
+        pos += this.start;
+        const i = this.indexOf(this.bytes, re2.prefixUTF8, pos);
+        return i < 0 ? i : i - pos;
+      }
+      context(pos) {
+        pos += this.start;
+        let r1 = -1;
+        if (pos > this.start && pos <= this.end) {
+          let start = pos - 1;
+          r1 = this.bytes[start--];
+          if (r1 >= 128) {
+            let lim = pos - 4;
+            if (lim < this.start) lim = this.start;
+            while (start >= lim && (this.bytes[start] & 192) === 128) start--;
+            if (start < this.start) start = this.start;
+            const r = this.step(start - this.start);
+            r1 = start + (r & 7) === pos ? r >> 3 : Unicode.RUNE_ERROR;
+          }
+        }
+        const r2 = pos < this.end ? this.step(pos - this.start) >> 3 : -1;
+        return Utils.emptyOpContext(r1, r2);
+      }
+      indexOf(source, target, fromIndex = 0) {
+        let targetLength = target.length;
+        if (targetLength === 0) return fromIndex <= this.end ? fromIndex : -1;
+        const firstByte = target[0];
+        let limit = this.end - targetLength;
+        const hasNativeIndexOf = typeof source.indexOf === "function";
+        let i = fromIndex;
+        while (i <= limit) {
+          if (hasNativeIndexOf) {
+            i = source.indexOf(firstByte, i);
+            if (i === -1 || i > limit) return -1;
+          } else {
+            while (i <= limit && source[i] !== firstByte) i++;
+            if (i > limit) return -1;
+          }
+          let match = true;
+          for (let j = 1; j < targetLength; j++) if (source[i + j] !== target[j]) {
+            match = false;
+            break;
+          }
+          if (match) return i;
+          i++;
+        }
+        return -1;
+      }
+      prefixLength(re2) {
+        return re2.prefixUTF8.length;
+      }
+    };
+    MachineUTF16Input = class extends MachineInputBase {
+      constructor(charSequence, start = 0, end = charSequence.length) {
+        super();
+        this.charSequence = charSequence;
+        this.start = start;
+        this.end = end;
+      }
+      hasString(prefilter, pos) {
+        const idx = this.charSequence.indexOf(prefilter.str, this.start + pos);
+        return idx !== -1 && idx <= this.end - prefilter.str.length;
+      }
+      hasAnyString(prefilter, pos) {
+        return prefilter.automaton16().searchUTF16(this.charSequence, this.start + pos, this.end);
+      }
+      step(pos) {
+        pos += this.start;
+        if (pos >= this.end) return MachineInputBase.EOF();
+        const c1 = this.charSequence.charCodeAt(pos);
+        if (c1 < Unicode.MIN_HIGH_SURROGATE || c1 > Unicode.MAX_HIGH_SURROGATE || pos + 1 >= this.end) return c1 << 3 | 1;
+        const c2 = this.charSequence.charCodeAt(pos + 1);
+        if (c2 >= Unicode.MIN_LOW_SURROGATE && c2 <= Unicode.MAX_LOW_SURROGATE) return (c1 - Unicode.MIN_HIGH_SURROGATE) * 1024 + (c2 - Unicode.MIN_LOW_SURROGATE) + Unicode.MIN_SUPPLEMENTARY_CODE_POINT << 3 | 2;
+        return c1 << 3 | 1;
+      }
+      index(re2, pos) {
+        pos += this.start;
+        const i = this.charSequence.indexOf(re2.prefix, pos);
+        if (i < 0 || i > this.end - re2.prefix.length) return -1;
+        return i - pos;
+      }
+      context(pos) {
+        pos += this.start;
+        const r1 = pos > this.start && pos <= this.end ? this.charSequence.charCodeAt(pos - 1) : -1;
+        const r2 = pos < this.end ? this.charSequence.charCodeAt(pos) : -1;
+        return Utils.emptyOpContext(r1, r2);
+      }
+      prefixLength(re2) {
+        return re2.prefix.length;
+      }
+    };
+    MachineInput = class {
+      static fromUTF8(bytes, start = 0, end = bytes.length) {
+        return new MachineUTF8Input(bytes, start, end);
+      }
+      static fromUTF16(charSequence, start = 0, end = void 0) {
+        Utils.checkInput(charSequence);
+        return new MachineUTF16Input(charSequence, start, end ?? charSequence.length);
+      }
+    };
+    Matcher = class Matcher2 {
+      /**
+      * V8 and WebKit have historical hard limits on the number of arguments
+      * that can be passed to a function. We cap replacer arguments to prevent
+      * Call Stack Overflow (DoS) vulnerabilities on massive ASTs.
+      */
+      static MAX_REPLACER_ARGS = 65535;
+      /**
+      * Quotes '\' and '$' in {@code s}, so that the returned string could be used in
+      * {@link #appendReplacement} as a literal replacement of {@code s}.
+      *
+      * @param {string} str the string to be quoted
+      * @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+      * @returns {string} the quoted string
+      */
+      static quoteReplacement(str, javaMode = false) {
+        if (javaMode) {
+          if (str.indexOf("\\") < 0 && str.indexOf("$") < 0) return str;
+          return str.split("").map((s) => {
+            const c = s.codePointAt(0);
+            if (c === Codepoint.CODES["\\"] || c === Codepoint.CODES["$"]) return `\\${s}`;
+            return s;
+          }).join("");
+        }
+        if (str.indexOf("$") < 0) return str;
+        return str.split("").map((s) => {
+          if (s.codePointAt(0) === Codepoint.CODES["$"]) return "$$";
+          return s;
+        }).join("");
+      }
+      /**
+      *
+      * @param {import('./index.js').RE2JS} pattern
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input
+      */
+      constructor(pattern, input) {
+        if (pattern === null) throw new Error("pattern is null");
+        this.patternInput = pattern;
+        const re2 = this.patternInput.re2();
+        this.patternGroupCount = re2.numberOfCapturingGroups();
+        this.groups = [];
+        this.namedGroups = re2.namedGroups;
+        this.hasNamedGroups = Object.keys(this.namedGroups).length > 0;
+        this.numberOfInstructions = re2.numberOfInstructions();
+        this.lookbehindState = null;
+        if (input instanceof MatcherInputBase) this.resetMatcherInput(input);
+        else if (Utils.isByteArray(input)) this.resetMatcherInput(MatcherInput.utf8(input));
+        else this.resetMatcherInput(MatcherInput.utf16(input));
+      }
+      /**
+      * Returns the {@code RE2JS} associated with this {@code Matcher}.
+      * @returns {import('./index.js').RE2JS}
+      */
+      pattern() {
+        return this.patternInput;
+      }
+      /**
+      * Resets the {@code Matcher}, rewinding input and discarding any match information.
+      *
+      * @returns {Matcher} the {@code Matcher} itself, for chained method calls
+      */
+      reset() {
+        this.matcherInputLength = this.matcherInput.length();
+        this.appendPos = 0;
+        this.hasMatch = false;
+        this.hasGroups = false;
+        this.anchorFlag = 0;
+        return this;
+      }
+      /**
+      * Resets the {@code Matcher} and changes the input.
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input
+      * @returns {Matcher} the {@code Matcher} itself, for chained method calls
+      */
+      resetMatcherInput(input) {
+        if (input === null) throw new Error("input is null");
+        if (!(input instanceof MatcherInputBase)) {
+          if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+          else input = MatcherInput.utf16(input);
+        }
+        this.matcherInput = input;
+        if (this.lookbehindState !== null) this.lookbehindState.reset();
+        else this.lookbehindState = this.patternInput.re2().createLookbehindState();
+        this.reset();
+        return this;
+      }
+      /**
+      * Returns the start of the named group of the most recent match, or -1 if the group was not
+      * matched.
+      * @param {string|number} [group=0]
+      * @returns {number}
+      */
+      start(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        this.loadGroup(group2);
+        return this.groups[2 * group2];
+      }
+      /**
+      * Returns the end of the named group of the most recent match, or -1 if the group was not
+      * matched.
+      * @param {string|number} [group=0]
+      * @returns {number}
+      */
+      end(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        this.loadGroup(group2);
+        return this.groups[2 * group2 + 1];
+      }
+      /**
+      * Returns the program size of this pattern.
+      *
+      * <p>
+      * Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+      * "cost". Larger numbers are more expensive than smaller numbers.
+      * </p>
+      *
+      * @returns {number} the program size of this pattern
+      */
+      programSize() {
+        return this.numberOfInstructions;
+      }
+      /**
+      * Returns the named group of the most recent match, or {@code null} if the group was not matched.
+      * @param {string|number} [group=0]
+      * @returns {string|null}
+      */
+      group(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        const start = this.start(group2);
+        const end = this.end(group2);
+        if (start < 0 && end < 0) return null;
+        return this.substring(start, end);
+      }
+      /**
+      * Returns a dictionary map of all named capturing groups and their matched values.
+      * If a group was not matched, its value will be `null`.
+      * @returns {Record<string, string|null>}
+      */
+      getNamedGroups() {
+        if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+        const result = /* @__PURE__ */ Object.create(null);
+        for (const name of Object.keys(this.namedGroups)) result[name] = this.group(name);
+        return result;
+      }
+      /**
+      * Returns the number of subgroups in this pattern.
+      *
+      * @returns {number} the number of subgroups; the overall match (group 0) does not count
+      */
+      groupCount() {
+        return this.patternGroupCount;
+      }
+      /**
+      * Helper: finds subgroup information if needed for group.
+      * @param {number} group
+      * @private
+      */
+      loadGroup(group2) {
+        if (!Number.isInteger(group2) || group2 < 0 || group2 > this.patternGroupCount) throw new RE2JSGroupException(`Group index out of bounds: ${group2}`);
+        if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+        if (group2 === 0 || this.hasGroups) return;
+        const end = this.matcherInputLength;
+        const res = this.patternInput.re2().matchMachineInput(this.matcherInput, this.groups[0], end, this.anchorFlag, 1 + this.patternGroupCount, this.lookbehindState);
+        if (!res[0]) throw new RE2JSGroupException("inconsistency in matching group data");
+        this.groups = res[1];
+        this.hasGroups = true;
+      }
+      /**
+      * Matches the entire input against the pattern (anchored start and end). If there is a match,
+      * {@code matches} sets the match state to describe it.
+      *
+      * @returns {boolean} true if the entire input matches the pattern
+      */
+      matches() {
+        return this.genMatch(0, RE2Flags.ANCHOR_BOTH);
+      }
+      /**
+      * Matches the beginning of input against the pattern (anchored start). If there is a match,
+      * {@code lookingAt} sets the match state to describe it.
+      *
+      * @returns {boolean} true if the beginning of the input matches the pattern
+      */
+      lookingAt() {
+        return this.genMatch(0, RE2Flags.ANCHOR_START);
+      }
+      /**
+      * Matches the input against the pattern (unanchored), starting at a specified position. If there
+      * is a match, {@code find} sets the match state to describe it.
+      *
+      * @param {number|null} [start=null] the input position where the search begins
+      * @returns {boolean} if it finds a match
+      * @throws IndexOutOfBoundsException if start is not a valid input position
+      */
+      find(start = null) {
+        if (start !== null) {
+          if (!Number.isInteger(start) || start < 0 || start > this.matcherInputLength) throw new RE2JSGroupException(`start index out of bounds: ${start}`);
+          this.reset();
+          return this.genMatch(start, 0);
+        }
+        start = 0;
+        if (this.hasMatch) {
+          start = this.groups[1];
+          if (this.groups[0] === this.groups[1]) {
+            const r = (this.matcherInput.isUTF16Encoding() ? MachineInput.fromUTF16(this.matcherInput.asCharSequence(), 0, this.matcherInputLength) : MachineInput.fromUTF8(this.matcherInput.asBytes(), 0, this.matcherInputLength)).step(start);
+            if (r < 0) start++;
+            else start += r & 7;
+          }
+        }
+        return this.genMatch(start, RE2Flags.UNANCHORED);
+      }
+      /**
+      * Helper: does match starting at start, with RE2 anchor flag.
+      * @param {number} startByte
+      * @param {number} anchor
+      * @returns {boolean}
+      * @private
+      */
+      genMatch(startByte, anchor) {
+        const res = this.patternInput.re2().matchMachineInput(this.matcherInput, startByte, this.matcherInputLength, anchor, 1, this.lookbehindState);
+        if (!res[0]) {
+          this.hasMatch = false;
+          return false;
+        }
+        this.groups = res[1];
+        this.hasMatch = true;
+        this.hasGroups = this.patternGroupCount === 0;
+        this.anchorFlag = anchor;
+        return true;
+      }
+      /**
+      * Helper: return substring for [start, end).
+      * @param {number} start
+      * @param {number} end
+      * @returns {string}
+      */
+      substring(start, end) {
+        if (this.matcherInput.isUTF8Encoding()) return Utils.utf8ByteArrayToString(this.matcherInput.asBytes().slice(start, end));
+        return this.matcherInput.asCharSequence().substring(start, end).toString();
+      }
+      /**
+      * Helper for Pattern: return input length.
+      * @returns {number}
+      */
+      inputLength() {
+        return this.matcherInputLength;
+      }
+      /**
+      * Appends to result two strings: the text from the append position up to the beginning of the
+      * most recent match, and then the replacement with submatch groups substituted for references to
+      * them. It advances the append position to where the most recent match ended.
+      *
+      * By default the replacement is expanded as by String.prototype.replace (see
+      * appendReplacementInternalJs). In Java mode it follows re2j / java.util.regex: $n takes as
+      * many digits as still form a valid group number, ${name} is a named group, and a backslash
+      * escapes the next character (so "\\$" in a JS string literal inserts a literal $).
+      *
+      * @param {string} replacement the replacement string
+      * @param {boolean} [javaMode=false] activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string}
+      * @throws IllegalStateException if there was no most recent match
+      * @throws IndexOutOfBoundsException in Java mode, if replacement refers to an invalid group
+      * @private
+      */
+      appendReplacement(replacement, javaMode = false) {
+        let res = "";
+        const s = this.start();
+        const e = this.end();
+        if (this.appendPos < s) res += this.substring(this.appendPos, s);
+        this.appendPos = e;
+        res += javaMode ? this.appendReplacementInternalJava(replacement) : this.appendReplacementInternalJs(replacement);
+        return res;
+      }
+      /**
+      * @param {string} replacement - the replacement string
+      * @returns {string}
+      * @private
+      */
+      appendReplacementInternalJava(replacement) {
+        let res = "";
+        let last = 0;
+        const m = replacement.length;
+        let i = 0;
+        while (i < m) {
+          const cCode = replacement.codePointAt(i);
+          if (cCode === Codepoint.CODES["\\"]) {
+            if (last < i) res += replacement.substring(last, i);
+            i++;
+            if (i >= m) throw new RE2JSGroupException("character to be escaped is missing");
+            last = i;
+            i++;
+            continue;
+          }
+          if (cCode === Codepoint.CODES["$"]) {
+            if (last < i) res += replacement.substring(last, i);
+            if (i + 1 >= m) throw new RE2JSGroupException("Illegal group reference: group index is missing");
+            const nextCode = replacement.codePointAt(i + 1);
+            if (Codepoint.CODES["0"] <= nextCode && nextCode <= Codepoint.CODES["9"]) {
+              let n = nextCode - Codepoint.CODES["0"];
+              let j = i + 2;
+              for (; j < m; j++) {
+                const digit = replacement.codePointAt(j);
+                if (digit < Codepoint.CODES["0"] || digit > Codepoint.CODES["9"] || n * 10 + digit - Codepoint.CODES["0"] > this.patternGroupCount) break;
+                n = n * 10 + digit - Codepoint.CODES["0"];
+              }
+              if (n > this.patternGroupCount) throw new RE2JSGroupException(`n > number of groups: ${n}`);
+              const group2 = this.group(n);
+              if (group2 !== null) res += group2;
+              i = j;
+              last = i;
+            } else if (nextCode === Codepoint.CODES["{"]) {
+              let j = i + 2;
+              while (j < m && replacement.codePointAt(j) !== Codepoint.CODES["}"]) j++;
+              if (j >= m) throw new RE2JSGroupException("named capture group is missing trailing '}'");
+              const groupName = replacement.substring(i + 2, j);
+              const groupVal = this.group(groupName);
+              if (groupVal !== null) res += groupVal;
+              i = j + 1;
+              last = i;
+            } else throw new RE2JSGroupException("Illegal group reference");
+            continue;
+          }
+          i++;
+        }
+        if (last < m) res += replacement.substring(last, m);
+        return res;
+      }
+      /**
+      * Expands |replacement| for the current match by the rules of String.prototype.replace
+      * (ECMAScript GetSubstitution): $$ is "$", $& the match, $` the text before it, $' the text
+      * after it, $n and $nn a group (two digits only when they form a valid group number, so with
+      * one group "$10" is group 1 then "0"; an unmatched group is empty), and $<name> a named group
+      * (empty when no such group), only when the pattern has named groups. Anything else, such as
+      * "$0" or "$<" without a closing ">", is kept as is.
+      * @param {string} replacement - the replacement string
+      * @returns {string}
+      * @private
+      */
+      appendReplacementInternalJs(replacement) {
+        const isDigit = (c) => c >= 48 && c <= 57;
+        const groupCount = this.patternGroupCount;
+        let res = "";
+        let i = 0;
+        while (i < replacement.length) {
+          const dollar = replacement.indexOf("$", i);
+          if (dollar < 0) break;
+          res += replacement.substring(i, dollar);
+          i = dollar;
+          const c = replacement.charCodeAt(i + 1);
+          if (c === Codepoint.CODES["$"]) {
+            res += "$";
+            i += 2;
+          } else if (c === Codepoint.CODES["&"]) {
+            res += this.group(0);
+            i += 2;
+          } else if (c === Codepoint.CODES["`"]) {
+            res += this.substring(0, this.start(0));
+            i += 2;
+          } else if (c === Codepoint.CODES["'"]) {
+            res += this.substring(this.end(0), this.matcherInputLength);
+            i += 2;
+          } else if (isDigit(c)) {
+            let digits = 1;
+            let index = c - 48;
+            const c2 = replacement.charCodeAt(i + 2);
+            if (isDigit(c2) && index * 10 + c2 - 48 <= groupCount) {
+              digits = 2;
+              index = index * 10 + c2 - 48;
+            }
+            if (index >= 1 && index <= groupCount) {
+              const group2 = this.group(index);
+              if (group2 !== null) res += group2;
+            } else res += replacement.substring(i, i + 1 + digits);
+            i += 1 + digits;
+          } else if (c === Codepoint.CODES["<"] && this.hasNamedGroups) {
+            const gt = replacement.indexOf(">", i + 2);
+            if (gt < 0) {
+              res += "$<";
+              i += 2;
+            } else {
+              const name = replacement.substring(i + 2, gt);
+              if (Object.hasOwn(this.namedGroups, name)) {
+                const group2 = this.group(name);
+                if (group2 !== null) res += group2;
+              }
+              i = gt + 1;
+            }
+          } else {
+            res += "$";
+            i += 1;
+          }
+        }
+        return res + replacement.substring(i);
+      }
+      /**
+      * Return the substring of the input from the append position to the end of the
+      * input.
+      * @returns {string}
+      */
+      appendTail() {
+        return this.substring(this.appendPos, this.matcherInputLength);
+      }
+      /**
+      * Returns the input with all matches replaced by {@code replacement}, interpreted as for
+      * {@code appendReplacement}.
+      *
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string} the input string with the matches replaced
+      * @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+      */
+      replaceAll(replacement, javaMode = false) {
+        return this.replace(replacement, true, javaMode);
+      }
+      /**
+      * Returns the input with the first match replaced by {@code replacement}, interpreted as for
+      * {@code appendReplacement}.
+      *
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string} the input string with the first match replaced
+      * @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+      */
+      replaceFirst(replacement, javaMode = false) {
+        return this.replace(replacement, false, javaMode);
+      }
+      /**
+      * Helper: replaceAll/replaceFirst hybrid.
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [all=true] - replace all matches
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string}
+      * @private
+      */
+      replace(replacement, all = true, javaMode = false) {
+        let res = "";
+        this.reset();
+        const isFunc = typeof replacement === "function";
+        let originalInput = null;
+        if (isFunc) {
+          if (this.groupCount() >= Matcher2.MAX_REPLACER_ARGS) throw new RE2JSGroupException("Too many capture groups to safely invoke replacer function");
+          originalInput = this.matcherInput.isUTF8Encoding() ? this.matcherInput.asBytes() : this.matcherInput.asCharSequence();
+        }
+        while (this.find()) {
+          res += isFunc ? this.appendReplacementFunc(replacement, originalInput) : this.appendReplacement(replacement, javaMode);
+          if (!all) break;
+        }
+        res += this.appendTail();
+        return res;
+      }
+      /**
+      * Evaluates a replacer function for the current match and appends the result,
+      * along with any un-matched preceding text, advancing the append position.
+      * @param {Function} replacer - the replacer function
+      * @param {string|Uint8Array|number[]} originalInput - the cached original input reference
+      * @returns {string} the evaluated string to append
+      * @private
+      */
+      appendReplacementFunc(replacer, originalInput) {
+        let res = "";
+        const s = this.start();
+        const e = this.end();
+        if (this.appendPos < s) res += this.substring(this.appendPos, s);
+        this.appendPos = e;
+        const args = this.matchArray();
+        args.push(s, originalInput);
+        if (this.hasNamedGroups) args.push(this.namedGroupsObject());
+        res += String(replacer(...args));
+        return res;
+      }
+      /**
+      * The match and its groups, as the elements of a JS RegExpExecArray: undefined for a group that
+      * did not take part in the match. Used by exec(), matchAll() and replacer functions.
+      * @returns {Array<string|undefined>}
+      * @private
+      */
+      matchArray() {
+        const result = [this.group(0)];
+        for (let i = 1; i <= this.patternGroupCount; i++) {
+          const group2 = this.group(i);
+          result.push(group2 === null ? void 0 : group2);
+        }
+        return result;
+      }
+      /**
+      * The named groups, as the groups property of a JS RegExpExecArray: an object without a
+      * prototype mapping each name to its group (undefined when it did not take part in the match),
+      * or undefined when the pattern has no named groups.
+      * @returns {Record<string, string|undefined>|undefined}
+      * @private
+      */
+      namedGroupsObject() {
+        if (!this.hasNamedGroups) return;
+        const result = this.getNamedGroups();
+        for (const name in result) if (result[name] === null) result[name] = void 0;
+        return result;
+      }
+    };
+    Inst = class Inst2 {
+      static ALT = 1;
+      static ALT_MATCH = 2;
+      static CAPTURE = 3;
+      static EMPTY_WIDTH = 4;
+      static FAIL = 5;
+      static MATCH = 6;
+      static NOP = 7;
+      static RUNE = 8;
+      static RUNE1 = 9;
+      static RUNE_ANY = 10;
+      static RUNE_ANY_NOT_NL = 11;
+      static LB_WRITE = 12;
+      static LB_CHECK = 13;
+      static isRuneOp(op) {
+        return Inst2.RUNE <= op && op <= Inst2.RUNE_ANY_NOT_NL;
+      }
+      static escapeRunes(runes) {
+        let out = '"';
+        for (let rune of runes) out += Utils.escapeRune(rune);
+        out += '"';
+        return out;
+      }
+      constructor(op) {
+        this.op = op;
+        this.out = 0;
+        this.arg = 0;
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.next = null;
+      }
+      matchRune(r) {
+        if (this.runes.length === 1) {
+          const r0 = this.runes[0];
+          if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r);
+          return r === r0;
+        }
+        const len = this.runes.length;
+        if (len === 0) return false;
+        if (len === 2 || len === 4 || len === 6 || len === 8) {
+          for (let j = 0; j < len; j += 2) {
+            if (r < this.runes[j]) return false;
+            if (r <= this.runes[j + 1]) return true;
+          }
+          return false;
+        }
+        let base = 0;
+        let n = len >> 1;
+        while (n > 1) {
+          const half = n >> 1;
+          base += this.runes[base + half << 1] <= r ? half : 0;
+          n -= half;
+        }
+        base += this.runes[base << 1] <= r ? 1 : 0;
+        const m = base - 1;
+        return m >= 0 && r <= this.runes[m << 1 | 1];
+      }
+      matchRunePos(r) {
+        if (this.runes.length === 1) {
+          const r0 = this.runes[0];
+          if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r) ? 0 : -1;
+          return r === r0 ? 0 : -1;
+        }
+        const len = this.runes.length;
+        if (len === 0) return -1;
+        if (len === 2 || len === 4 || len === 6 || len === 8) {
+          for (let j = 0; j < len; j += 2) {
+            if (r < this.runes[j]) return -1;
+            if (r <= this.runes[j + 1]) return Math.floor(j / 2);
+          }
+          return -1;
+        }
+        let base = 0;
+        let n = len >> 1;
+        while (n > 1) {
+          const half = n >> 1;
+          base += this.runes[base + half << 1] <= r ? half : 0;
+          n -= half;
+        }
+        base += this.runes[base << 1] <= r ? 1 : 0;
+        const m = base - 1;
+        return m >= 0 && r <= this.runes[m << 1 | 1] ? m : -1;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        switch (this.op) {
+          case Inst2.ALT:
+            return `alt -> ${this.out}, ${this.arg}`;
+          case Inst2.ALT_MATCH:
+            return `altmatch -> ${this.out}, ${this.arg}`;
+          case Inst2.CAPTURE:
+            return `cap ${this.arg} -> ${this.out}`;
+          case Inst2.EMPTY_WIDTH:
+            return `empty ${this.arg} -> ${this.out}`;
+          case Inst2.MATCH:
+            return `match${this.arg !== 0 ? ` ${this.arg}` : ""}`;
+          case Inst2.FAIL:
+            return "fail";
+          case Inst2.NOP:
+            return `nop -> ${this.out}`;
+          case Inst2.LB_WRITE:
+            return `lbwrite ${this.arg} -> ${this.out}`;
+          case Inst2.LB_CHECK:
+            return `lbcheck ${this.arg} -> ${this.out}`;
+          case Inst2.RUNE:
+            if (this.runes === null) return "rune <null>";
+            return [
+              "rune ",
+              Inst2.escapeRunes(this.runes),
+              (this.arg & RE2Flags.FOLD_CASE) !== 0 ? "/i" : "",
+              " -> ",
+              this.out
+            ].join("");
+          case Inst2.RUNE1:
+            return `rune1 ${Inst2.escapeRunes(this.runes)} -> ${this.out}`;
+          case Inst2.RUNE_ANY:
+            return `any -> ${this.out}`;
+          case Inst2.RUNE_ANY_NOT_NL:
+            return `anynotnl -> ${this.out}`;
+          default:
+            throw new Error("unhandled case in Inst.toString");
+        }
+      }
+    };
+    Queue = class Queue2 {
+      constructor(numInst) {
+        this.sparse = new Int32Array(numInst);
+        this.densePcs = new Int32Array(numInst);
+        this.denseCaps = null;
+        this.size = 0;
+        this.ncap = 0;
+        this.mainThreads = 0;
+      }
+      static INITIAL_THREADS = 32;
+      init(ncap) {
+        this.ncap = ncap;
+        const needed = Math.min(this.densePcs.length, Queue2.INITIAL_THREADS) * ncap;
+        if (!this.denseCaps || this.denseCaps.length < needed) this.denseCaps = new Int32Array(needed);
+      }
+      growCaps(needed) {
+        const limit = this.densePcs.length * this.ncap;
+        const grown = new Int32Array(Math.min(limit, Math.max(needed, 2 * this.denseCaps.length)));
+        grown.set(this.denseCaps);
+        this.denseCaps = grown;
+      }
+      contains(pc) {
+        const j = this.sparse[pc];
+        return j < this.size && this.densePcs[j] === pc;
+      }
+      isEmpty() {
+        return this.size === 0;
+      }
+      add(pc) {
+        const j = this.size++;
+        this.sparse[pc] = j;
+        this.densePcs[j] = pc;
+        return j;
+      }
+      clear() {
+        this.size = 0;
+        this.mainThreads = 0;
+      }
+      toString() {
+        let out = "{";
+        for (let i = 0; i < this.size; i++) {
+          if (i !== 0) out += ", ";
+          out += this.densePcs[i];
+        }
+        out += "}";
+        return out;
+      }
+    };
+    LookbehindState = class {
+      constructor(prog) {
+        this.pos = -1;
+        this.pcs = new Int32Array(prog.numInst());
+        this.size = 0;
+        this.lbTable = new Int32Array(prog.numLb + 1);
+      }
+      reset() {
+        this.pos = -1;
+        this.size = 0;
+      }
+    };
+    Machine = class Machine2 {
+      static fromRE2(re2) {
+        const m = new Machine2();
+        m.prog = re2.prog;
+        m.re2 = re2;
+        m.q0 = new Queue(m.prog.numInst());
+        m.q1 = new Queue(m.prog.numInst());
+        m.addStack = new Int32Array(2 * (m.prog.numInst() + 1));
+        m.matched = false;
+        m.matchcap = new Int32Array(m.prog.numCap < 2 ? 2 : m.prog.numCap);
+        m.ncap = 0;
+        return m;
+      }
+      constructor() {
+        this.prog = null;
+        this.re2 = null;
+        this.q0 = null;
+        this.q1 = null;
+        this.addStack = null;
+        this.matched = false;
+        this.matchcap = null;
+        this.ncap = 0;
+        this.lbTable = null;
+      }
+      init(ncap) {
+        this.ncap = ncap;
+        if (ncap > this.matchcap.length) this.matchcap = new Int32Array(ncap).fill(-1);
+        else this.matchcap.fill(-1);
+        this.q0.init(ncap);
+        this.q1.init(ncap);
+        if (this.prog.numLb > 0) {
+          if (!this.lbTable || this.lbTable.length < this.prog.numLb + 1) this.lbTable = new Int32Array(this.prog.numLb + 1);
+          this.lbTable.fill(-1);
+        }
+      }
+      submatches() {
+        if (this.ncap === 0) return Utils.emptyInts();
+        return Utils.toArray(this.matchcap.subarray(0, this.ncap));
+      }
+      match(input, pos, anchor, lbState = null) {
+        const startCond = this.re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return false;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+        this.matched = false;
+        this.matchcap.fill(-1);
+        const hasLookbehinds = this.prog.numLb > 0;
+        const matchStartPos = pos;
+        let currentPos = pos;
+        let resumeLookbehinds = false;
+        if (hasLookbehinds) {
+          if (lbState !== null && lbState.pos >= 0 && lbState.pos <= pos) {
+            currentPos = lbState.pos;
+            resumeLookbehinds = true;
+          } else currentPos = 0;
+        }
+        let saveLookbehinds = hasLookbehinds && lbState !== null;
+        let runq = this.q0;
+        let nextq = this.q1;
+        let r = input.step(currentPos);
+        let rune = r >> 3;
+        let width = r & 7;
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r = input.step(currentPos + width);
+          rune1 = r >> 3;
+          width1 = r & 7;
+        }
+        let flag;
+        if (currentPos === 0) flag = Utils.emptyOpContext(-1, rune);
+        else flag = input.context(currentPos);
+        if (hasLookbehinds) {
+          if (resumeLookbehinds) this.restoreLookbehinds(lbState, runq, flag);
+          else this.spawnLookbehinds(runq, currentPos, flag);
+        }
+        while (true) {
+          if (runq.mainThreads === 0) {
+            if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+            if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+            if (this.matched) break;
+            if (this.prog.numLb === 0 && runq.isEmpty() && !(this.re2.prefix.length === 0) && rune1 !== this.re2.prefixRune && input.canCheckPrefix()) {
+              const advance = input.index(this.re2, currentPos);
+              if (advance < 0) break;
+              currentPos += advance;
+              r = input.step(currentPos);
+              rune = r >> 3;
+              width = r & 7;
+              r = input.step(currentPos + width);
+              rune1 = r >> 3;
+              width1 = r & 7;
+              flag = input.context(currentPos);
+            }
+          }
+          if (currentPos >= matchStartPos) {
+            if (saveLookbehinds) {
+              this.saveLookbehinds(lbState, runq, currentPos);
+              saveLookbehinds = false;
+            }
+            if (!this.matched && (currentPos === 0 || anchor === RE2Flags.UNANCHORED)) {
+              if (this.ncap > 0) this.matchcap[0] = currentPos;
+              this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag);
+            }
+          }
+          const nextPos = currentPos + width;
+          flag = input.context(nextPos);
+          this.step(runq, nextq, currentPos, nextPos, rune, flag, anchor, currentPos === input.endPos());
+          if (width === 0) break;
+          if (this.ncap === 0 && this.matched) break;
+          currentPos += width;
+          rune = rune1;
+          width = width1;
+          if (rune !== -1) {
+            r = input.step(currentPos + width);
+            rune1 = r >> 3;
+            width1 = r & 7;
+          }
+          const tmpq = runq;
+          runq = nextq;
+          nextq = tmpq;
+        }
+        runq.clear();
+        nextq.clear();
+        return this.matched;
+      }
+      matchSet(input, pos, anchor) {
+        const startCond = this.re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return [];
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+        let currentPos = this.prog.numLb > 0 ? 0 : pos;
+        let matchStartPos = pos;
+        let runq = this.q0;
+        let nextq = this.q1;
+        let r = input.step(currentPos);
+        let rune = r >> 3;
+        let width = r & 7;
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r = input.step(currentPos + width);
+          rune1 = r >> 3;
+          width1 = r & 7;
+        }
+        let flag = currentPos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(currentPos);
+        const matches = /* @__PURE__ */ new Set();
+        if (this.prog.numLb > 0) this.spawnLookbehinds(runq, currentPos, flag);
+        while (true) {
+          if (runq.mainThreads === 0) {
+            if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+            if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+          }
+          if (currentPos === 0 || anchor === RE2Flags.UNANCHORED) {
+            if (currentPos >= matchStartPos) this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag);
+          }
+          const nextPos = currentPos + width;
+          flag = input.context(nextPos);
+          for (let j = 0; j < runq.size; j++) {
+            const pc = runq.densePcs[j];
+            const i = this.prog.inst[pc];
+            const capOffset = j * this.ncap;
+            let add = false;
+            switch (i.op) {
+              case Inst.MATCH:
+                if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== input.endPos()) break;
+                matches.add(i.arg);
+                break;
+              case Inst.RUNE:
+                add = i.matchRune(rune);
+                break;
+              case Inst.RUNE1:
+                add = rune === i.runes[0];
+                break;
+              case Inst.RUNE_ANY:
+                add = true;
+                break;
+              case Inst.RUNE_ANY_NOT_NL:
+                add = rune !== 10;
+                break;
+              default:
+                continue;
+            }
+            if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, flag);
+          }
+          runq.clear();
+          if (width === 0) break;
+          currentPos += width;
+          rune = rune1;
+          width = width1;
+          if (rune !== -1) {
+            r = input.step(currentPos + width);
+            rune1 = r >> 3;
+            width1 = r & 7;
+          }
+          const tmpq = runq;
+          runq = nextq;
+          nextq = tmpq;
+        }
+        nextq.clear();
+        return Array.from(matches).sort((a, b) => a - b);
+      }
+      step(runq, nextq, pos, nextPos, c, nextCond, anchor, atEnd) {
+        const longest = this.re2.longest;
+        for (let j = 0; j < runq.size; j++) {
+          const pc = runq.densePcs[j];
+          const capOffset = j * this.ncap;
+          if (longest && this.matched && this.ncap > 0 && this.matchcap[0] < runq.denseCaps[capOffset]) continue;
+          const i = this.prog.inst[pc];
+          let add = false;
+          switch (i.op) {
+            case Inst.MATCH:
+              if (anchor === RE2Flags.ANCHOR_BOTH && !atEnd) break;
+              if (this.ncap > 0 && (!longest || !this.matched || this.matchcap[1] < pos)) {
+                runq.denseCaps[capOffset + 1] = pos;
+                for (let k = 0; k < this.ncap; k++) this.matchcap[k] = runq.denseCaps[capOffset + k];
+              }
+              if (!longest) runq.size = 0;
+              this.matched = true;
+              break;
+            case Inst.RUNE:
+              add = i.matchRune(c);
+              break;
+            case Inst.RUNE1:
+              add = c === i.runes[0];
+              break;
+            case Inst.RUNE_ANY:
+              add = true;
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              add = c !== 10;
+              break;
+            default:
+              continue;
+          }
+          if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, nextCond);
+        }
+        runq.clear();
+      }
+      spawnLookbehinds(q, pos, flag) {
+        for (let i = 0; i < this.prog.lbStarts.length; i++) this.add(q, this.prog.lbStarts[i], pos, this.matchcap, 0, flag);
+      }
+      restoreLookbehinds(lbState, q, flag) {
+        this.lbTable.set(lbState.lbTable);
+        for (let j = 0; j < lbState.size; j++) this.add(q, lbState.pcs[j], lbState.pos, this.matchcap, 0, flag);
+      }
+      saveLookbehinds(lbState, q, pos) {
+        let size3 = 0;
+        for (let j = 0; j < q.size; j++) {
+          const pc = q.densePcs[j];
+          if (this.prog.lbInst[pc] === 1 && Inst.isRuneOp(this.prog.inst[pc].op)) lbState.pcs[size3++] = pc;
+        }
+        lbState.size = size3;
+        lbState.pos = pos;
+        lbState.lbTable.set(this.lbTable);
+      }
+      add(q, pc, pos, capArray, capOffset, cond) {
+        const stk = this.addStack;
+        let nstk = 0;
+        for (; ; ) {
+          while (pc !== 0 && !q.contains(pc)) {
+            const d = q.add(pc);
+            const inst = this.prog.inst[pc];
+            switch (inst.op) {
+              case Inst.FAIL:
+                pc = 0;
+                break;
+              case Inst.ALT:
+              case Inst.ALT_MATCH:
+                stk[nstk++] = inst.arg;
+                stk[nstk++] = 0;
+                pc = inst.out;
+                break;
+              case Inst.EMPTY_WIDTH:
+                pc = (inst.arg & ~cond) === 0 ? inst.out : 0;
+                break;
+              case Inst.NOP:
+                pc = inst.out;
+                break;
+              case Inst.CAPTURE:
+                if (inst.arg < this.ncap) {
+                  stk[nstk++] = -inst.arg - 1;
+                  stk[nstk++] = capArray[capOffset + inst.arg];
+                  capArray[capOffset + inst.arg] = pos;
+                }
+                pc = inst.out;
+                break;
+              case Inst.LB_WRITE:
+                this.lbTable[Math.abs(inst.arg)] = pos;
+                pc = inst.out;
+                break;
+              case Inst.LB_CHECK:
+                if (inst.arg > 0) pc = this.lbTable[inst.arg] === pos ? inst.out : 0;
+                else pc = this.lbTable[-inst.arg] !== pos ? inst.out : 0;
+                break;
+              case Inst.MATCH:
+              case Inst.RUNE:
+              case Inst.RUNE1:
+              case Inst.RUNE_ANY:
+              case Inst.RUNE_ANY_NOT_NL:
+                if (this.prog.lbInst[pc] === 0) q.mainThreads++;
+                if (this.ncap > 0) {
+                  const destOffset = d * this.ncap;
+                  if (destOffset + this.ncap > q.denseCaps.length) q.growCaps(destOffset + this.ncap);
+                  for (let c = 0; c < this.ncap; c++) q.denseCaps[destOffset + c] = capArray[capOffset + c];
+                }
+                pc = 0;
+                break;
+              default:
+                throw new RE2JSInternalException("unhandled");
+            }
+          }
+          if (nstk === 0) return;
+          nstk -= 2;
+          const entry = stk[nstk];
+          if (entry < 0) {
+            capArray[capOffset - entry - 1] = stk[nstk + 1];
+            pc = 0;
+          } else pc = entry;
+        }
+      }
+    };
+    hashState = (pcs, flag, ids) => {
+      let h = -2128831035;
+      for (let i = 0; i < pcs.length; i++) {
+        h ^= pcs[i];
+        h = Math.imul(h, 16777619);
+      }
+      h ^= flag;
+      h = Math.imul(h, 16777619);
+      for (let i = 0; i < ids.length; i++) {
+        h ^= ids[i];
+        h = Math.imul(h, 16777619);
+      }
+      return h;
+    };
+    arraysEqual = (a, b) => {
+      if (a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    };
+    isState = (state, pcs, flag, ids) => state.flag === flag && arraysEqual(state.nfaStates, pcs) && arraysEqual(state.matchIDs, ids);
+    NO_IDS = [];
+    END_TEXT = -1;
+    DFAState = class {
+      constructor(nfaStates, flag, matchIDs) {
+        this.nfaStates = nfaStates;
+        this.flag = flag;
+        this.isMatch = (flag & DFA.FLAG_MATCH) !== 0;
+        this.matchIDs = matchIDs;
+        this.next = null;
+        this.nextAnchored = null;
+      }
+    };
+    DFA = class DFA2 {
+      static FLAG_EMPTY_MASK = 255;
+      static FLAG_MATCH = 256;
+      static FLAG_LAST_WORD = 512;
+      static FLAG_NEED_SHIFT = 16;
+      static STATE_OVERHEAD = 150;
+      static ARRAY_OVERHEAD = 40;
+      static ELEMENT_SIZE = 8;
+      static TABLE_OVERHEAD = 48;
+      static PROGRESS_PER_STATE = 10;
+      constructor(prog, maxMem = 8388608) {
+        this.prog = prog;
+        this.maxMem = maxMem;
+        this.stateCache = /* @__PURE__ */ new Map();
+        this.stateCount = 0;
+        this.startStates = /* @__PURE__ */ new Map();
+        this.failed = false;
+        for (let pc = 0; pc < prog.numInst(); pc++) {
+          const op = prog.getInst(pc).op;
+          if (op === Inst.LB_WRITE || op === Inst.LB_CHECK) {
+            this.failed = true;
+            break;
+          }
+        }
+        this.computeRuneClasses();
+        this.stateBudget = maxMem;
+        this.memBudget = maxMem;
+      }
+      computeRuneClasses() {
+        const bounds = /* @__PURE__ */ new Set();
+        const addRange = (lo, hi) => {
+          bounds.add(lo);
+          bounds.add(hi + 1);
+        };
+        for (let pc = 0; pc < this.prog.numInst(); pc++) {
+          const inst = this.prog.getInst(pc);
+          switch (inst.op) {
+            case Inst.RUNE:
+            case Inst.RUNE1:
+              if (inst.runes.length === 1) {
+                addRange(inst.runes[0], inst.runes[0]);
+                if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) for (let f = Unicode.simpleFold(inst.runes[0]); f !== inst.runes[0]; f = Unicode.simpleFold(f)) addRange(f, f);
+              } else for (let j = 0; j < inst.runes.length; j += 2) addRange(inst.runes[j], inst.runes[j + 1]);
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              addRange(10, 10);
+              break;
+            case Inst.EMPTY_WIDTH:
+              if ((inst.arg & (Utils.EMPTY_BEGIN_LINE | Utils.EMPTY_END_LINE)) !== 0) addRange(10, 10);
+              if ((inst.arg & (Utils.EMPTY_WORD_BOUNDARY | Utils.EMPTY_NO_WORD_BOUNDARY)) !== 0) {
+                addRange(48, 57);
+                addRange(65, 90);
+                addRange(95, 95);
+                addRange(97, 122);
+              }
+          }
+        }
+        bounds.delete(0);
+        this.classBounds = Int32Array.from(bounds).sort();
+        this.numClasses = this.classBounds.length + 1;
+        const latin1Class = new Int32Array(Unicode.MAX_LATIN1 + 1);
+        for (let r = 0; r <= Unicode.MAX_LATIN1; r++) latin1Class[r] = this.searchClass(r);
+        this.latin1Class = latin1Class;
+      }
+      runeClass(r) {
+        if (r <= Unicode.MAX_LATIN1) return this.latin1Class[r];
+        return this.searchClass(r);
+      }
+      searchClass(r) {
+        const bounds = this.classBounds;
+        let lo = 0;
+        let hi = bounds.length;
+        while (lo < hi) {
+          const mid = lo + hi >> 1;
+          if (bounds[mid] <= r) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      }
+      closure(pcs, flag) {
+        const closure = /* @__PURE__ */ new Set();
+        const stack = Array.from(pcs);
+        let needflags = 0;
+        while (stack.length > 0) {
+          const pc = stack.pop();
+          if (pc === 0 || closure.has(pc)) continue;
+          closure.add(pc);
+          const inst = this.prog.getInst(pc);
+          switch (inst.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              stack.push(inst.out);
+              stack.push(inst.arg);
+              break;
+            case Inst.NOP:
+            case Inst.CAPTURE:
+              stack.push(inst.out);
+              break;
+            case Inst.EMPTY_WIDTH:
+              needflags |= inst.arg;
+              if ((inst.arg & ~flag) === 0) stack.push(inst.out);
+          }
+        }
+        return {
+          pcs: Array.from(closure).sort((a, b) => a - b),
+          needflags
+        };
+      }
+      getState(pcs, flag, ids) {
+        const hash2 = hashState(pcs, flag, ids);
+        const cached = this.stateCache.get(hash2);
+        if (cached instanceof DFAState) {
+          if (isState(cached, pcs, flag, ids)) return cached;
+        } else if (cached !== void 0) {
+          for (let i = 0; i < cached.length; i++) if (isState(cached[i], pcs, flag, ids)) return cached[i];
+        }
+        const cost = DFA2.stateCost(pcs, ids);
+        if (this.memBudget < cost) return null;
+        this.memBudget -= cost;
+        const state = new DFAState(pcs, flag, ids);
+        if (cached === void 0) this.stateCache.set(hash2, state);
+        else if (cached instanceof DFAState) this.stateCache.set(hash2, [cached, state]);
+        else cached.push(state);
+        this.stateCount++;
+        return state;
+      }
+      static stateCost(pcs, ids) {
+        const idsCost = ids.length === 0 ? 0 : DFA2.ARRAY_OVERHEAD + DFA2.ELEMENT_SIZE * ids.length;
+        return DFA2.STATE_OVERHEAD + DFA2.ELEMENT_SIZE * pcs.length + idsCost;
+      }
+      *cachedStates() {
+        for (const cached of this.stateCache.values()) if (cached instanceof DFAState) yield cached;
+        else yield* cached;
+      }
+      makeState(pcs, flag, ids) {
+        const closure = this.closure(pcs, flag & DFA2.FLAG_EMPTY_MASK);
+        let stateFlag = flag;
+        if (closure.needflags === 0) stateFlag &= DFA2.FLAG_MATCH;
+        stateFlag |= closure.needflags << DFA2.FLAG_NEED_SHIFT;
+        return this.getState(closure.pcs, stateFlag, ids);
+      }
+      allocTable(state, anchor) {
+        const size3 = this.numClasses + 1;
+        const cost = DFA2.TABLE_OVERHEAD + DFA2.ELEMENT_SIZE * size3;
+        if (this.memBudget < cost) return null;
+        this.memBudget -= cost;
+        const table = new Array(size3).fill(null);
+        if (anchor === RE2Flags.UNANCHORED) state.next = table;
+        else state.nextAnchored = table;
+        return table;
+      }
+      clearCache() {
+        this.stateCache.clear();
+        this.stateCount = 0;
+        this.startStates.clear();
+        this.memBudget = this.stateBudget;
+      }
+      resetCache(current) {
+        this.clearCache();
+        return this.getState(current.nfaStates, current.flag, current.matchIDs);
+      }
+      step(state, cls, rune, anchor) {
+        let table = anchor === RE2Flags.UNANCHORED ? state.next : state.nextAnchored;
+        if (table !== null) {
+          const cached = table[cls];
+          if (cached !== null) return cached;
+        } else {
+          table = this.allocTable(state, anchor);
+          if (table === null) return null;
+        }
+        const needflag = state.flag >>> DFA2.FLAG_NEED_SHIFT;
+        const oldbeforeflag = state.flag & DFA2.FLAG_EMPTY_MASK;
+        let beforeflag = oldbeforeflag;
+        let afterflag = 0;
+        if (rune === 10) {
+          beforeflag |= Utils.EMPTY_END_LINE;
+          afterflag |= Utils.EMPTY_BEGIN_LINE;
+        }
+        if (rune === END_TEXT) beforeflag |= Utils.EMPTY_END_LINE | Utils.EMPTY_END_TEXT;
+        const islastword = (state.flag & DFA2.FLAG_LAST_WORD) !== 0;
+        const isword = rune !== END_TEXT && Utils.isWordRune(rune);
+        beforeflag |= isword === islastword ? Utils.EMPTY_NO_WORD_BOUNDARY : Utils.EMPTY_WORD_BOUNDARY;
+        let pcs = state.nfaStates;
+        if ((beforeflag & ~oldbeforeflag & needflag) !== 0) pcs = this.closure(pcs, beforeflag).pcs;
+        const nextPCs = [];
+        let ismatch = false;
+        let ids = NO_IDS;
+        for (let i = 0; i < pcs.length; i++) {
+          const inst = this.prog.getInst(pcs[i]);
+          if (inst.op === Inst.MATCH) {
+            if (!ismatch) {
+              ismatch = true;
+              ids = [];
+            }
+            ids.push(inst.arg);
+          } else if (rune !== END_TEXT && Inst.isRuneOp(inst.op) && inst.matchRune(rune)) nextPCs.push(inst.out);
+        }
+        if (ids.length > 1) ids.sort((a, b) => a - b);
+        if (anchor === RE2Flags.UNANCHORED && rune !== END_TEXT) nextPCs.push(this.prog.start);
+        let flag = afterflag;
+        if (ismatch) flag |= DFA2.FLAG_MATCH;
+        if (isword) flag |= DFA2.FLAG_LAST_WORD;
+        const nextState = this.makeState(nextPCs, flag, ids);
+        if (nextState === null) return null;
+        table[cls] = nextState;
+        return nextState;
+      }
+      start(input, pos) {
+        const context = input.context(pos);
+        let flags;
+        if ((context & Utils.EMPTY_BEGIN_TEXT) !== 0) flags = Utils.EMPTY_BEGIN_TEXT | Utils.EMPTY_BEGIN_LINE;
+        else if ((context & Utils.EMPTY_BEGIN_LINE) !== 0) flags = Utils.EMPTY_BEGIN_LINE;
+        else {
+          const r = input.step(pos);
+          const nextIsWord = r >= 0 && Utils.isWordRune(r >> 3);
+          flags = (context & Utils.EMPTY_WORD_BOUNDARY) !== 0 !== nextIsWord ? DFA2.FLAG_LAST_WORD : 0;
+        }
+        let state = this.startStates.get(flags);
+        if (state === void 0) {
+          state = this.makeState([this.prog.start], flags, NO_IDS);
+          if (state === null) {
+            this.clearCache();
+            state = this.makeState([this.prog.start], flags, NO_IDS);
+            if (state === null) return null;
+          }
+          this.startStates.set(flags, state);
+        }
+        return state;
+      }
+      stepOrReset(state, cls, rune, anchor, pos, search) {
+        let next = this.step(state, cls, rune, anchor);
+        if (next !== null) return next;
+        if (search.resetPos >= 0 && pos - search.resetPos < DFA2.PROGRESS_PER_STATE * this.stateCount) return null;
+        search.resetPos = pos;
+        const restored = this.resetCache(state);
+        if (restored === null) return null;
+        next = this.step(restored, cls, rune, anchor);
+        return next;
+      }
+      run(input, pos, anchor, state, onMatch) {
+        const endPos = input.endPos();
+        const latin1Class = this.latin1Class;
+        const unanchored = anchor === RE2Flags.UNANCHORED;
+        const search = { resetPos: -1 };
+        let i = pos;
+        while (i < endPos) {
+          const r = input.step(i);
+          const rune = r >> 3;
+          const width = r & 7;
+          if (width === 0) break;
+          const cls = rune <= Unicode.MAX_LATIN1 ? latin1Class[rune] : this.runeClass(rune);
+          let next = unanchored && state.next !== null ? state.next[cls] : null;
+          if (next === null) {
+            next = this.stepOrReset(state, cls, rune, anchor, i, search);
+            if (next === null) return null;
+          }
+          state = next;
+          if (state.isMatch && onMatch(state, false)) return true;
+          if (!unanchored && state.nfaStates.length === 0) return false;
+          i += width;
+        }
+        state = this.stepOrReset(state, this.numClasses, END_TEXT, anchor, i, search);
+        if (state === null) return null;
+        return state.isMatch && onMatch(state, true);
+      }
+      match(input, pos, anchor) {
+        if (this.failed) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+        const startState = this.start(input, pos);
+        if (startState === null) return null;
+        return this.run(input, pos, anchor, startState, (state, atEnd) => anchor !== RE2Flags.ANCHOR_BOTH || atEnd);
+      }
+      matchSet(input, pos, anchor) {
+        if (this.failed) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+        const startState = this.start(input, pos);
+        if (startState === null) return null;
+        const matches = /* @__PURE__ */ new Set();
+        const collect = (state, atEnd) => {
+          if (anchor !== RE2Flags.ANCHOR_BOTH || atEnd) for (let k = 0; k < state.matchIDs.length; k++) matches.add(state.matchIDs[k]);
+          return false;
+        };
+        if (this.run(input, pos, anchor, startState, collect) === null) return null;
+        return Array.from(matches).sort((a, b) => a - b);
+      }
+    };
+    VISITED_BITS = 32;
+    MAX_BACKTRACK_PROG = 500;
+    INITIAL_JOB_CAPACITY = 256;
+    MAX_BACKTRACK_VECTOR = 262144;
+    BitState = class {
+      constructor() {
+        this.end = 0;
+        this.cap = /* @__PURE__ */ new Int32Array(0);
+        this.matchcap = /* @__PURE__ */ new Int32Array(0);
+        this.ncap = 0;
+        this.jobPc = new Int32Array(INITIAL_JOB_CAPACITY);
+        this.jobArg = new Uint8Array(INITIAL_JOB_CAPACITY);
+        this.jobPos = new Int32Array(INITIAL_JOB_CAPACITY);
+        this.jobLen = 0;
+        this.visited = /* @__PURE__ */ new Uint32Array(0);
+      }
+      reset(prog, end, ncap) {
+        this.end = end;
+        this.jobLen = 0;
+        this.ncap = ncap;
+        const visitedSize = prog.numInst() * (end + 1) + VISITED_BITS - 1 >>> 5;
+        if (this.visited.length < visitedSize) this.visited = new Uint32Array(visitedSize);
+        else this.visited.fill(0, 0, visitedSize);
+        if (this.cap.length < ncap) this.cap = new Int32Array(ncap).fill(-1);
+        else this.cap.fill(-1, 0, ncap);
+        if (this.matchcap.length < ncap) this.matchcap = new Int32Array(ncap).fill(-1);
+        else this.matchcap.fill(-1, 0, ncap);
+      }
+      shouldVisit(pc, pos) {
+        const n = pc * (this.end + 1) + pos;
+        const idx = n >>> 5;
+        const mask = 1 << (n & 31);
+        if ((this.visited[idx] & mask) !== 0) return false;
+        this.visited[idx] |= mask;
+        return true;
+      }
+      push(re2, pc, pos, arg) {
+        if (re2.prog.getInst(pc).op !== Inst.FAIL && (arg || this.shouldVisit(pc, pos))) {
+          if (this.jobLen >= this.jobPc.length) {
+            const newSize = this.jobPc.length * 2;
+            const newPc = new Int32Array(newSize);
+            newPc.set(this.jobPc);
+            this.jobPc = newPc;
+            const newArg = new Uint8Array(newSize);
+            newArg.set(this.jobArg);
+            this.jobArg = newArg;
+            const newPos = new Int32Array(newSize);
+            newPos.set(this.jobPos);
+            this.jobPos = newPos;
+          }
+          this.jobPc[this.jobLen] = pc;
+          this.jobArg[this.jobLen] = arg ? 1 : 0;
+          this.jobPos[this.jobLen] = pos;
+          this.jobLen++;
+        }
+      }
+      tryBacktrack(re2, input, pc, pos, anchor) {
+        const longest = re2.longest;
+        this.push(re2, pc, pos, false);
+        while (this.jobLen > 0) {
+          this.jobLen--;
+          let currentPc = this.jobPc[this.jobLen];
+          let arg = this.jobArg[this.jobLen] === 1;
+          let currentPos = this.jobPos[this.jobLen];
+          let skipShouldVisit = true;
+          while (true) {
+            if (!skipShouldVisit) {
+              if (!this.shouldVisit(currentPc, currentPos)) break;
+            }
+            skipShouldVisit = false;
+            const inst = re2.prog.getInst(currentPc);
+            switch (inst.op) {
+              case Inst.FAIL:
+                break;
+              case Inst.ALT:
+                if (arg) {
+                  arg = false;
+                  currentPc = inst.arg;
+                  continue;
+                } else {
+                  this.push(re2, currentPc, currentPos, true);
+                  currentPc = inst.out;
+                  continue;
+                }
+              case Inst.ALT_MATCH: {
+                const outInst = re2.prog.getInst(inst.out);
+                if (Inst.isRuneOp(outInst.op)) {
+                  this.push(re2, inst.arg, currentPos, false);
+                  currentPc = inst.arg;
+                  currentPos = this.end;
+                  continue;
+                }
+                this.push(re2, inst.out, this.end, false);
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (!inst.matchRune(r >> 3)) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE1: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (r >> 3 !== inst.runes[0]) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE_ANY_NOT_NL: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (r >> 3 === 10) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE_ANY: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.CAPTURE:
+                if (arg) {
+                  this.cap[inst.arg] = currentPos;
+                  break;
+                } else {
+                  if (inst.arg < this.ncap) {
+                    this.push(re2, currentPc, this.cap[inst.arg], true);
+                    this.cap[inst.arg] = currentPos;
+                  }
+                  currentPc = inst.out;
+                  continue;
+                }
+              case Inst.EMPTY_WIDTH: {
+                const flag = input.context(currentPos);
+                if ((inst.arg & ~flag) !== 0) break;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.NOP:
+                currentPc = inst.out;
+                continue;
+              case Inst.MATCH: {
+                if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== this.end) break;
+                if (this.ncap === 0) return true;
+                if (this.ncap > 1) this.cap[1] = currentPos;
+                const old = this.matchcap[1];
+                if (old === -1 || longest && currentPos > 0 && currentPos > old) this.matchcap.set(this.cap);
+                if (!longest) return true;
+                if (currentPos === this.end) return true;
+                break;
+              }
+              case Inst.LB_WRITE:
+              case Inst.LB_CHECK:
+                throw new RE2JSInternalException("Backtracker cannot evaluate Lookbehind instructions");
+              default:
+                throw new RE2JSInternalException("bad inst");
+            }
+            break;
+          }
+        }
+        return longest && this.matchcap.length > 1 && this.matchcap[1] >= 0;
+      }
+    };
+    bitStatePool = [];
+    Backtracker = class Backtracker2 {
+      static shouldBacktrack(prog) {
+        return prog.numInst() <= MAX_BACKTRACK_PROG;
+      }
+      static maxBitStateLen(prog) {
+        if (!Backtracker2.shouldBacktrack(prog)) return 0;
+        return Math.floor(MAX_BACKTRACK_VECTOR / prog.numInst());
+      }
+      static execute(re2, input, pos, anchor, ncap) {
+        const startCond = re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+        if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && pos !== 0) return null;
+        const b = bitStatePool.length > 0 ? bitStatePool.pop() : new BitState();
+        const end = input.endPos();
+        b.reset(re2.prog, end, ncap);
+        let matched = false;
+        if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 || anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) {
+          if (b.ncap > 0) b.cap[0] = pos;
+          if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) matched = true;
+        } else {
+          let width = -1;
+          for (; pos <= end && width !== 0; pos += width) {
+            if (re2.prefix.length > 0) {
+              const advance = input.index(re2, pos);
+              if (advance < 0) break;
+              pos += advance;
+            }
+            if (b.ncap > 0) b.cap[0] = pos;
+            if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) {
+              matched = true;
+              break;
+            }
+            const r = input.step(pos);
+            width = r === MachineInputBase.EOF() ? 0 : r & 7;
+          }
+        }
+        if (!matched) {
+          bitStatePool.push(b);
+          return null;
+        }
+        const result = ncap === 0 ? [] : Utils.toArray(b.matchcap.subarray(0, ncap));
+        bitStatePool.push(b);
+        return result;
+      }
+    };
+    QueueOnePass = class {
+      constructor(size3) {
+        this.sparse = new Uint32Array(size3);
+        this.dense = new Uint32Array(size3);
+        this.size = 0;
+        this.nextIndex = 0;
+      }
+      empty() {
+        return this.nextIndex >= this.size;
+      }
+      next() {
+        return this.dense[this.nextIndex++];
+      }
+      clear() {
+        this.size = 0;
+        this.nextIndex = 0;
+      }
+      contains(u) {
+        return u < this.sparse.length && this.sparse[u] < this.size && this.dense[this.sparse[u]] === u;
+      }
+      insert(u) {
+        if (!this.contains(u)) this.insertNew(u);
+      }
+      insertNew(u) {
+        if (u >= this.sparse.length) return;
+        this.sparse[u] = this.size;
+        this.dense[this.size] = u;
+        this.size++;
+      }
+    };
+    mergeRuneSets = (leftRunes, rightRunes, leftPC, rightPC) => {
+      const leftLen = leftRunes.length;
+      const rightLen = rightRunes.length;
+      let lx = 0, rx = 0;
+      const merged = [];
+      const next = [];
+      let ok = true;
+      let ix = -1;
+      const extend = (isLeft) => {
+        const newArray = isLeft ? leftRunes : rightRunes;
+        const low = isLeft ? lx : rx;
+        const pc = isLeft ? leftPC : rightPC;
+        if (ix > 0 && newArray[low] <= merged[ix]) return false;
+        merged.push(newArray[low], newArray[low + 1]);
+        if (isLeft) lx += 2;
+        else rx += 2;
+        ix += 2;
+        next.push(pc);
+        return true;
+      };
+      while (lx < leftLen || rx < rightLen) {
+        if (rx >= rightLen) ok = extend(true);
+        else if (lx >= leftLen) ok = extend(false);
+        else if (rightRunes[rx] < leftRunes[lx]) ok = extend(false);
+        else ok = extend(true);
+        if (!ok) return null;
+      }
+      return {
+        merged,
+        next
+      };
+    };
+    OnePassProg = class {
+      constructor(prog) {
+        this.start = prog.start;
+        this.numCap = prog.numCap;
+        this.inst = new Array(prog.inst.length);
+        for (let i = 0; i < prog.inst.length; i++) {
+          const orig = prog.inst[i];
+          const inst = new Inst(orig.op);
+          inst.out = orig.out;
+          inst.arg = orig.arg;
+          inst.runes = orig.runes ? new Int32Array(orig.runes) : /* @__PURE__ */ new Int32Array(0);
+          inst.next = null;
+          this.inst[i] = inst;
+        }
+      }
+    };
+    onePassCopy = (prog) => {
+      const p = new OnePassProg(prog);
+      for (let pc = 0; pc < p.inst.length; pc++) {
+        const inst = p.inst[pc];
+        if (inst.op !== Inst.ALT && inst.op !== Inst.ALT_MATCH) continue;
+        let pAOther = "out";
+        let pAAlt = "arg";
+        let instAlt = p.inst[inst[pAAlt]];
+        if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) {
+          pAOther = "arg";
+          pAAlt = "out";
+          instAlt = p.inst[inst[pAAlt]];
+          if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) continue;
+        }
+        const instOther = p.inst[inst[pAOther]];
+        if (instOther.op === Inst.ALT || instOther.op === Inst.ALT_MATCH) continue;
+        let pBAlt = "out";
+        let pBOther = "arg";
+        let patch = false;
+        if (instAlt.out === pc) patch = true;
+        else if (instAlt.arg === pc) {
+          patch = true;
+          pBAlt = "arg";
+          pBOther = "out";
+        }
+        if (patch) instAlt[pBAlt] = inst[pAOther];
+        if (inst[pAOther] === instAlt[pBAlt]) inst[pAAlt] = instAlt[pBOther];
+      }
+      return p;
+    };
+    makeOnePass = (p) => {
+      if (p.inst.length >= 1e3) return null;
+      const instQueue = new QueueOnePass(p.inst.length);
+      const visitQueue = new QueueOnePass(p.inst.length);
+      const onePassRunes = new Array(p.inst.length);
+      const m = new Array(p.inst.length).fill(false);
+      const check = (pc) => {
+        let ok = true;
+        const inst = p.inst[pc];
+        if (visitQueue.contains(pc)) return true;
+        visitQueue.insert(pc);
+        switch (inst.op) {
+          case Inst.ALT:
+          case Inst.ALT_MATCH: {
+            ok = check(inst.out) && check(inst.arg);
+            let matchOut = m[inst.out];
+            let matchArg = m[inst.arg];
+            if (matchOut && matchArg) return false;
+            if (matchArg) {
+              const tempOut = inst.out;
+              inst.out = inst.arg;
+              inst.arg = tempOut;
+              const tempMatch = matchOut;
+              matchOut = matchArg;
+              matchArg = tempMatch;
+            }
+            if (matchOut) {
+              m[pc] = true;
+              inst.op = Inst.ALT_MATCH;
+            }
+            const leftRunes = onePassRunes[inst.out] || [];
+            const rightRunes = onePassRunes[inst.arg] || [];
+            const mergeRes = mergeRuneSets(leftRunes, rightRunes, inst.out, inst.arg);
+            if (!mergeRes) return false;
+            onePassRunes[pc] = new Int32Array(mergeRes.merged);
+            inst.next = new Uint32Array(mergeRes.next);
+            break;
+          }
+          case Inst.CAPTURE:
+          case Inst.EMPTY_WIDTH:
+          case Inst.NOP:
+            ok = check(inst.out);
+            m[pc] = m[inst.out];
+            onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
+            inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+            break;
+          case Inst.MATCH:
+          case Inst.FAIL:
+            m[pc] = inst.op === Inst.MATCH;
+            break;
+          case Inst.RUNE: {
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            if (!inst.runes || inst.runes.length === 0) {
+              onePassRunes[pc] = /* @__PURE__ */ new Int32Array(0);
+              inst.next = new Uint32Array([inst.out]);
+              break;
+            }
+            let runes = [];
+            if (inst.runes.length === 1 && (inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+              const r0 = inst.runes[0];
+              runes.push(r0, r0);
+              for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+              runes.sort((a, b) => a - b);
+            } else for (let j = 0; j < inst.runes.length; j++) runes.push(inst.runes[j]);
+            onePassRunes[pc] = new Int32Array(runes);
+            inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+            inst.op = Inst.RUNE;
+            break;
+          }
+          case Inst.RUNE1: {
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            let runes = [];
+            if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+              const r0 = inst.runes[0];
+              runes.push(r0, r0);
+              for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+              runes.sort((a, b) => a - b);
+            } else runes.push(inst.runes[0], inst.runes[0]);
+            onePassRunes[pc] = new Int32Array(runes);
+            inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+            inst.op = Inst.RUNE;
+            break;
+          }
+          case Inst.RUNE_ANY:
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            onePassRunes[pc] = new Int32Array([0, Unicode.MAX_RUNE]);
+            inst.next = new Uint32Array([inst.out]);
+            break;
+          case Inst.RUNE_ANY_NOT_NL:
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            onePassRunes[pc] = new Int32Array([
+              0,
+              9,
+              11,
+              Unicode.MAX_RUNE
+            ]);
+            inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+        }
+        return ok;
+      };
+      instQueue.clear();
+      instQueue.insert(p.start);
+      while (!instQueue.empty()) {
+        visitQueue.clear();
+        if (!check(instQueue.next())) return null;
+      }
+      for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
+      return p;
+    };
+    cleanupOnePass = (p, original) => {
+      for (let ix = 0; ix < original.inst.length; ix++) {
+        const instOriginal = original.inst[ix];
+        switch (instOriginal.op) {
+          case Inst.ALT:
+          case Inst.ALT_MATCH:
+          case Inst.RUNE:
+            break;
+          case Inst.CAPTURE:
+          case Inst.EMPTY_WIDTH:
+          case Inst.NOP:
+          case Inst.MATCH:
+          case Inst.FAIL:
+            p.inst[ix].next = null;
+            break;
+          case Inst.RUNE1:
+          case Inst.RUNE_ANY:
+          case Inst.RUNE_ANY_NOT_NL:
+            p.inst[ix].next = null;
+            p.inst[ix].op = instOriginal.op;
+            p.inst[ix].runes = instOriginal.runes ? new Int32Array(instOriginal.runes) : /* @__PURE__ */ new Int32Array(0);
+        }
+      }
+    };
+    OnePass = class OnePass2 {
+      static compile(prog) {
+        if (prog.start === 0) return null;
+        if (prog.numLb > 0) return null;
+        const startInst = prog.inst[prog.start];
+        if (startInst.op !== Inst.EMPTY_WIDTH || (startInst.arg & Utils.EMPTY_BEGIN_TEXT) === 0) return null;
+        let hasAlt = false;
+        for (let i = 0; i < prog.inst.length; i++) if (prog.inst[i].op === Inst.ALT || prog.inst[i].op === Inst.ALT_MATCH) {
+          hasAlt = true;
+          break;
+        }
+        for (let i = 0; i < prog.inst.length; i++) {
+          const inst = prog.inst[i];
+          const opOut = prog.inst[inst.out].op;
+          switch (inst.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              if (opOut === Inst.MATCH || prog.inst[inst.arg].op === Inst.MATCH) return null;
+              break;
+            case Inst.EMPTY_WIDTH:
+              if (opOut === Inst.MATCH) {
+                if ((inst.arg & Utils.EMPTY_END_TEXT) === Utils.EMPTY_END_TEXT) continue;
+                return null;
+              }
+              break;
+            default:
+              if (opOut === Inst.MATCH && hasAlt) return null;
+          }
+        }
+        let p = onePassCopy(prog);
+        p = makeOnePass(p);
+        if (p !== null) cleanupOnePass(p, prog);
+        return p;
+      }
+      static next(inst, r) {
+        const nextIdx = inst.matchRunePos(r);
+        if (nextIdx >= 0) return inst.next[nextIdx];
+        if (inst.op === Inst.ALT_MATCH) return inst.out;
+        return 0;
+      }
+      static execute(re2, input, pos, anchor, ncap) {
+        const onepass = re2.onepass;
+        if (!onepass) return null;
+        const matchcap = new Int32Array(ncap).fill(-1);
+        let matched = false;
+        let r = input.step(pos);
+        let rune = r >> 3;
+        let width = r & 7;
+        let r1 = MachineInputBase.EOF();
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r1 = input.step(pos + width);
+          if (r1 !== MachineInputBase.EOF()) {
+            rune1 = r1 >> 3;
+            width1 = r1 & 7;
+          }
+        }
+        let flag = pos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(pos);
+        let pc = onepass.start;
+        let inst;
+        while (true) {
+          inst = onepass.inst[pc];
+          pc = inst.out;
+          switch (inst.op) {
+            case Inst.MATCH:
+              if (anchor === RE2Flags.ANCHOR_BOTH && pos !== input.endPos()) return null;
+              matched = true;
+              if (matchcap.length > 0) {
+                matchcap[0] = 0;
+                matchcap[1] = pos;
+              }
+              return ncap === 0 ? [] : Utils.toArray(matchcap);
+            case Inst.RUNE:
+              if (!inst.matchRune(rune)) return null;
+              break;
+            case Inst.RUNE1:
+              if (rune !== inst.runes[0]) return null;
+              break;
+            case Inst.RUNE_ANY:
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              if (rune === 10) return null;
+              break;
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              pc = OnePass2.next(inst, rune);
+              continue;
+            case Inst.FAIL:
+              return null;
+            case Inst.NOP:
+              continue;
+            case Inst.EMPTY_WIDTH:
+              if ((inst.arg & ~flag) !== 0) return null;
+              continue;
+            case Inst.CAPTURE:
+              if (inst.arg < matchcap.length) matchcap[inst.arg] = pos;
+              continue;
+            default:
+              throw new RE2JSInternalException("bad inst");
+          }
+          if (width === 0) break;
+          flag = Utils.emptyOpContext(rune, rune1);
+          pos += width;
+          rune = rune1;
+          width = width1;
+          if (rune !== -1) {
+            r1 = input.step(pos + width);
+            if (r1 !== MachineInputBase.EOF()) {
+              rune1 = r1 >> 3;
+              width1 = r1 & 7;
+            } else {
+              rune1 = -1;
+              width1 = 0;
+            }
+          }
+        }
+        if (!matched) return null;
+        return ncap === 0 ? [] : Utils.toArray(matchcap);
+      }
+    };
+    Regexp = class Regexp2 {
+      static Op = createEnum([
+        "NO_MATCH",
+        "EMPTY_MATCH",
+        "LITERAL",
+        "CHAR_CLASS",
+        "ANY_CHAR_NOT_NL",
+        "ANY_CHAR",
+        "BEGIN_LINE",
+        "END_LINE",
+        "BEGIN_TEXT",
+        "END_TEXT",
+        "WORD_BOUNDARY",
+        "NO_WORD_BOUNDARY",
+        "CAPTURE",
+        "STAR",
+        "PLUS",
+        "QUEST",
+        "REPEAT",
+        "CONCAT",
+        "ALTERNATE",
+        "PLB",
+        "NLB",
+        "LEFT_PAREN",
+        "VERTICAL_BAR"
+      ]);
+      static isPseudoOp(op) {
+        return op >= Regexp2.Op.LEFT_PAREN;
+      }
+      static emptySubs() {
+        return [];
+      }
+      static quoteIfHyphen(rune) {
+        if (rune === Codepoint.CODES["-"]) return "\\";
+        return "";
+      }
+      static fromRegexp(re) {
+        const regex2 = new Regexp2(re.op);
+        regex2.flags = re.flags;
+        regex2.subs = re.subs;
+        regex2.runes = re.runes;
+        regex2.cap = re.cap;
+        regex2.min = re.min;
+        regex2.max = re.max;
+        regex2.name = re.name;
+        regex2.namedGroups = re.namedGroups;
+        regex2.lb = re.lb;
+        return regex2;
+      }
+      constructor(op) {
+        this.op = op;
+        this.flags = 0;
+        this.subs = Regexp2.emptySubs();
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.min = 0;
+        this.max = 0;
+        this.cap = 0;
+        this.name = null;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.lb = 0;
+      }
+      reinit() {
+        this.flags = 0;
+        this.subs = Regexp2.emptySubs();
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.cap = 0;
+        this.min = 0;
+        this.max = 0;
+        this.name = null;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.lb = 0;
+      }
+      toString() {
+        return this.appendTo();
+      }
+      appendTo() {
+        let out = "";
+        switch (this.op) {
+          case Regexp2.Op.NO_MATCH:
+            out += "[^\\x00-\\x{10FFFF}]";
+            break;
+          case Regexp2.Op.EMPTY_MATCH:
+            out += "(?:)";
+            break;
+          case Regexp2.Op.STAR:
+          case Regexp2.Op.PLUS:
+          case Regexp2.Op.QUEST:
+          case Regexp2.Op.REPEAT: {
+            const sub = this.subs[0];
+            if (sub.op > Regexp2.Op.CAPTURE || sub.op === Regexp2.Op.LITERAL && sub.runes.length > 1) out += `(?:${sub.appendTo()})`;
+            else out += sub.appendTo();
+            switch (this.op) {
+              case Regexp2.Op.STAR:
+                out += "*";
+                break;
+              case Regexp2.Op.PLUS:
+                out += "+";
+                break;
+              case Regexp2.Op.QUEST:
+                out += "?";
+                break;
+              case Regexp2.Op.REPEAT:
+                out += `{${this.min}`;
+                if (this.min !== this.max) {
+                  out += ",";
+                  if (this.max >= 0) out += this.max;
+                }
+                out += "}";
+            }
+            if ((this.flags & RE2Flags.NON_GREEDY) !== 0) out += "?";
+            break;
+          }
+          case Regexp2.Op.CONCAT:
+            for (let sub of this.subs) if (sub.op === Regexp2.Op.ALTERNATE) out += `(?:${sub.appendTo()})`;
+            else out += sub.appendTo();
+            break;
+          case Regexp2.Op.ALTERNATE: {
+            let sep11 = "";
+            for (let sub of this.subs) {
+              out += sep11;
+              sep11 = "|";
+              out += sub.appendTo();
+            }
+            break;
+          }
+          case Regexp2.Op.LITERAL:
+            if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += "(?i:";
+            for (let rune of this.runes) out += Utils.escapeRune(rune);
+            if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += ")";
+            break;
+          case Regexp2.Op.ANY_CHAR_NOT_NL:
+            out += "(?-s:.)";
+            break;
+          case Regexp2.Op.ANY_CHAR:
+            out += "(?s:.)";
+            break;
+          case Regexp2.Op.PLB:
+            out += `(?<=${this.subs[0].appendTo()})`;
+            break;
+          case Regexp2.Op.NLB:
+            out += `(?<!${this.subs[0].appendTo()})`;
+            break;
+          case Regexp2.Op.CAPTURE:
+            if (this.name === null || this.name.length === 0) out += "(";
+            else out += `(?P<${this.name}>`;
+            if (this.subs[0].op !== Regexp2.Op.EMPTY_MATCH) out += this.subs[0].appendTo();
+            out += ")";
+            break;
+          case Regexp2.Op.BEGIN_TEXT:
+            out += "\\A";
+            break;
+          case Regexp2.Op.END_TEXT:
+            if ((this.flags & RE2Flags.WAS_DOLLAR) !== 0) out += "(?-m:$)";
+            else out += "\\z";
+            break;
+          case Regexp2.Op.BEGIN_LINE:
+            out += "^";
+            break;
+          case Regexp2.Op.END_LINE:
+            out += "$";
+            break;
+          case Regexp2.Op.WORD_BOUNDARY:
+            out += "\\b";
+            break;
+          case Regexp2.Op.NO_WORD_BOUNDARY:
+            out += "\\B";
+            break;
+          case Regexp2.Op.CHAR_CLASS:
+            if (this.runes.length % 2 !== 0) {
+              out += "[invalid char class]";
+              break;
+            }
+            out += "[";
+            if (this.runes.length === 0) out += "^\\x00-\\x{10FFFF}";
+            else if (this.runes[0] === 0 && this.runes[this.runes.length - 1] === Unicode.MAX_RUNE) {
+              out += "^";
+              for (let i = 1; i < this.runes.length - 1; i += 2) {
+                const lo = this.runes[i] + 1;
+                const hi = this.runes[i + 1] - 1;
+                out += Regexp2.quoteIfHyphen(lo);
+                out += Utils.escapeRune(lo);
+                if (lo !== hi) {
+                  out += "-";
+                  out += Regexp2.quoteIfHyphen(hi);
+                  out += Utils.escapeRune(hi);
+                }
+              }
+            } else for (let i = 0; i < this.runes.length; i += 2) {
+              const lo = this.runes[i];
+              const hi = this.runes[i + 1];
+              out += Regexp2.quoteIfHyphen(lo);
+              out += Utils.escapeRune(lo);
+              if (lo !== hi) {
+                out += "-";
+                out += Regexp2.quoteIfHyphen(hi);
+                out += Utils.escapeRune(hi);
+              }
+            }
+            out += "]";
+            break;
+          default:
+            out += this.op;
+        }
+        return out;
+      }
+      maxCap() {
+        let m = 0;
+        if (this.op === Regexp2.Op.CAPTURE) m = this.cap;
+        if (this.subs !== null) for (let sub of this.subs) {
+          const n = sub.maxCap();
+          if (m < n) m = n;
+        }
+        return m;
+      }
+      equals(that) {
+        if (!(that !== null && that instanceof Regexp2)) return false;
+        if (this.op !== that.op) return false;
+        switch (this.op) {
+          case Regexp2.Op.END_TEXT:
+            if ((this.flags & RE2Flags.WAS_DOLLAR) !== (that.flags & RE2Flags.WAS_DOLLAR)) return false;
+            break;
+          case Regexp2.Op.LITERAL:
+          case Regexp2.Op.CHAR_CLASS:
+            if ((this.flags & RE2Flags.FOLD_CASE) !== (that.flags & RE2Flags.FOLD_CASE)) return false;
+            if (this.runes === null && that.runes === null) break;
+            if (this.runes === null || that.runes === null) return false;
+            if (this.runes.length !== that.runes.length) return false;
+            for (let i = 0; i < this.runes.length; i++) if (this.runes[i] !== that.runes[i]) return false;
+            break;
+          case Regexp2.Op.ALTERNATE:
+          case Regexp2.Op.CONCAT:
+            if (this.subs.length !== that.subs.length) return false;
+            for (let i = 0; i < this.subs.length; ++i) if (!this.subs[i].equals(that.subs[i])) return false;
+            break;
+          case Regexp2.Op.STAR:
+          case Regexp2.Op.PLUS:
+          case Regexp2.Op.QUEST:
+            if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.REPEAT:
+            if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || this.min !== that.min || this.max !== that.max || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.CAPTURE:
+            if (this.cap !== that.cap || (this.name === null ? that.name !== null : this.name !== that.name) || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.PLB:
+          case Regexp2.Op.NLB:
+            if (this.lb !== that.lb || !this.subs[0].equals(that.subs[0])) return false;
+        }
+        return true;
+      }
+    };
+    RegexpWalker = class {
+      static walk(root, handler) {
+        const stack = [];
+        let re = root;
+        let result;
+        for (; ; ) {
+          if (re.subs.length === 0) result = handler.leaf(re);
+          else {
+            const state = handler.enter(re);
+            if (state.result === void 0) {
+              stack.push({
+                re,
+                state,
+                i: 0
+              });
+              re = re.subs[0];
+              continue;
+            }
+            result = state.result;
+          }
+          for (; ; ) {
+            if (stack.length === 0) return result;
+            const frame = stack[stack.length - 1];
+            handler.child(frame.re, frame.state, result, frame.i);
+            frame.i++;
+            if (frame.state.result === void 0 && frame.i < frame.re.subs.length) {
+              re = frame.re.subs[frame.i];
+              break;
+            }
+            stack.pop();
+            result = frame.state.result !== void 0 ? frame.state.result : handler.leave(frame.re, frame.state);
+          }
+        }
+      }
+    };
+    AhoCorasick = class {
+      constructor(words3, alphabetSize) {
+        const edges = /* @__PURE__ */ new Map();
+        const parent = [0];
+        const unit = [0];
+        const depth = [0];
+        const terminal = [0];
+        for (const word of words3) {
+          let node = 0;
+          for (let i = 0; i < word.length; i++) {
+            const key = node * alphabetSize + word[i];
+            let child2 = edges.get(key);
+            if (child2 === void 0) {
+              child2 = parent.length;
+              edges.set(key, child2);
+              parent.push(node);
+              unit.push(word[i]);
+              depth.push(depth[node] + 1);
+              terminal.push(0);
+            }
+            node = child2;
+          }
+          terminal[node] = 1;
+        }
+        const numNodes = parent.length;
+        const children = new Int32Array(numNodes - 1);
+        for (let c = 1; c < numNodes; c++) children[c - 1] = c;
+        children.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
+        const childStart = new Int32Array(numNodes + 1);
+        for (let c = 1; c < numNodes; c++) childStart[parent[c] + 1]++;
+        for (let n = 0; n < numNodes; n++) childStart[n + 1] += childStart[n];
+        const childUnit = new Int32Array(numNodes - 1);
+        for (let k = 0; k < children.length; k++) childUnit[k] = unit[children[k]];
+        this.childStart = childStart;
+        this.childUnit = childUnit;
+        this.childNode = children;
+        const byDepth = new Int32Array(numNodes);
+        for (let n = 0; n < numNodes; n++) byDepth[n] = n;
+        byDepth.sort((a, b) => depth[a] - depth[b]);
+        const fail3 = new Int32Array(numNodes);
+        const match = Uint8Array.from(terminal);
+        for (let k = 1; k < numNodes; k++) {
+          const c = byDepth[k];
+          const p = parent[c];
+          if (p !== 0) {
+            let f = fail3[p];
+            let next = this.next(f, unit[c]);
+            while (next < 0 && f !== 0) {
+              f = fail3[f];
+              next = this.next(f, unit[c]);
+            }
+            fail3[c] = next >= 0 ? next : 0;
+          }
+          match[c] |= match[fail3[c]];
+        }
+        this.fail = fail3;
+        this.match = match;
+      }
+      next(node, u) {
+        let lo = this.childStart[node];
+        let hi = this.childStart[node + 1];
+        const units = this.childUnit;
+        while (lo < hi) {
+          const mid = lo + hi >> 1;
+          const m = units[mid];
+          if (m === u) return this.childNode[mid];
+          if (m < u) lo = mid + 1;
+          else hi = mid;
+        }
+        return -1;
+      }
+      advance(node, u) {
+        for (; ; ) {
+          const next = this.next(node, u);
+          if (next >= 0) return next;
+          if (node === 0) return 0;
+          node = this.fail[node];
+        }
+      }
+      searchUTF16(charSeq, start, end) {
+        let node = 0;
+        for (let i = start; i < end; i++) {
+          node = this.advance(node, charSeq.charCodeAt(i));
+          if (this.match[node] === 1) return true;
+        }
+        return false;
+      }
+      searchUTF8(bytes, start, end) {
+        let node = 0;
+        for (let i = start; i < end; i++) {
+          node = this.advance(node, bytes[i]);
+          if (this.match[node] === 1) return true;
+        }
+        return false;
+      }
+    };
+    Prefilter = class Prefilter2 {
+      static Type = {
+        NONE: 0,
+        EXACT: 1,
+        AND: 2,
+        OR: 3
+      };
+      static MAX_SCANS = 32;
+      static MAX_AC_UNITS = 1 << 18;
+      constructor(type) {
+        this.type = type;
+        this.subs = [];
+        this.str = "";
+        this.bytes = null;
+        this.cost = type === Prefilter2.Type.EXACT ? 1 : 0;
+        this.allExact = false;
+        this.ac16 = null;
+        this.ac8 = null;
+      }
+      automaton16() {
+        if (this.ac16 === null) {
+          const words3 = this.subs.map((s) => {
+            const arr2 = new Array(s.str.length);
+            for (let i = 0; i < s.str.length; i++) arr2[i] = s.str.charCodeAt(i);
+            return arr2;
+          });
+          this.ac16 = new AhoCorasick(words3, 65536);
+        }
+        return this.ac16;
+      }
+      automaton8() {
+        if (this.ac8 === null) this.ac8 = new AhoCorasick(this.subs.map((s) => s.bytes), 256);
+        return this.ac8;
+      }
+      eval(input, pos) {
+        switch (this.type) {
+          case Prefilter2.Type.NONE:
+            return true;
+          case Prefilter2.Type.EXACT:
+            return input.hasString(this, pos);
+          case Prefilter2.Type.AND:
+            for (let i = 0; i < this.subs.length; i++) if (!this.subs[i].eval(input, pos)) return false;
+            return true;
+          case Prefilter2.Type.OR:
+            if (this.allExact) return input.hasAnyString(this, pos);
+            for (let i = 0; i < this.subs.length; i++) if (this.subs[i].eval(input, pos)) return true;
+            return false;
+          default:
+            return true;
+        }
+      }
+    };
+    PrefilterTree = class PrefilterTree2 {
+      static build(re) {
+        if (!re) return new Prefilter(Prefilter.Type.NONE);
+        return RegexpWalker.walk(re, PrefilterTree2.WALKER);
+      }
+      static WALKER = {
+        leaf: (re) => PrefilterTree2.leaf(re),
+        enter: (re) => PrefilterTree2.enter(re),
+        child: (re, state, result) => PrefilterTree2.child(re, state, result),
+        leave: (re, state) => PrefilterTree2.leave(re, state)
+      };
+      static leaf(re) {
+        if (re.op !== Regexp.Op.LITERAL) return new Prefilter(Prefilter.Type.NONE);
+        if (re.runes.length === 0 || (re.flags & RE2Flags.FOLD_CASE) !== 0) return new Prefilter(Prefilter.Type.NONE);
+        let str = "";
+        for (let i = 0; i < re.runes.length; i++) {
+          if (Unicode.isUnsearchable(re.runes[i])) return new Prefilter(Prefilter.Type.NONE);
+          str += String.fromCodePoint(re.runes[i]);
+        }
+        const pf = new Prefilter(Prefilter.Type.EXACT);
+        pf.str = str;
+        pf.bytes = Utils.stringToUtf8ByteArray(pf.str);
+        return pf;
+      }
+      static enter(re) {
+        switch (re.op) {
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.PLUS:
+            return { sub: null };
+          case Regexp.Op.REPEAT:
+            if (re.min >= 1) return { sub: null };
+            return { result: new Prefilter(Prefilter.Type.NONE) };
+          case Regexp.Op.CONCAT:
+            return {
+              pf: new Prefilter(Prefilter.Type.AND),
+              subs: []
+            };
+          case Regexp.Op.ALTERNATE:
+            return {
+              pf: new Prefilter(Prefilter.Type.OR),
+              subs: []
+            };
+          default:
+            return { result: new Prefilter(Prefilter.Type.NONE) };
+        }
+      }
+      static child(re, state, s) {
+        if (state.subs === void 0) {
+          state.sub = s;
+          return;
+        }
+        if (state.pf.type === Prefilter.Type.AND) {
+          if (s.type === Prefilter.Type.NONE) return;
+          if (s.type === Prefilter.Type.AND) {
+            for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+            return;
+          }
+          state.subs.push(s);
+          return;
+        }
+        if (s.type === Prefilter.Type.NONE) {
+          state.result = new Prefilter(Prefilter.Type.NONE);
+          return;
+        }
+        if (s.type === Prefilter.Type.OR) {
+          for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+          return;
+        }
+        state.subs.push(s);
+      }
+      static leave(re, state) {
+        if (state.subs === void 0) return state.sub;
+        const pf = state.pf;
+        const seen = /* @__PURE__ */ new Set();
+        const subs = [];
+        for (const sub of state.subs) {
+          if (sub.type === Prefilter.Type.EXACT) {
+            if (seen.has(sub.str)) continue;
+            seen.add(sub.str);
+          }
+          subs.push(sub);
+        }
+        if (pf.type === Prefilter.Type.AND) {
+          const kept = [];
+          let cost2 = 0;
+          for (const sub of subs) {
+            if (cost2 + sub.cost > Prefilter.MAX_SCANS) continue;
+            kept.push(sub);
+            cost2 += sub.cost;
+          }
+          if (kept.length === 0) return new Prefilter(Prefilter.Type.NONE);
+          if (kept.length === 1) return kept[0];
+          pf.subs = kept;
+          pf.cost = cost2;
+          return pf;
+        }
+        if (subs.length === 0) return new Prefilter(Prefilter.Type.NONE);
+        if (subs.length === 1) return subs[0];
+        pf.subs = subs;
+        let allExact = true;
+        let cost = 0;
+        let units = 0;
+        for (const sub of subs) {
+          if (sub.type !== Prefilter.Type.EXACT) allExact = false;
+          else units += sub.bytes.length;
+          cost += sub.cost;
+        }
+        if (allExact) {
+          if (units > Prefilter.MAX_AC_UNITS) return new Prefilter(Prefilter.Type.NONE);
+          pf.allExact = true;
+          pf.cost = 1;
+          return pf;
+        }
+        if (cost > Prefilter.MAX_SCANS) return new Prefilter(Prefilter.Type.NONE);
+        pf.cost = cost;
+        return pf;
+      }
+    };
+    PatchList = class {
+      /**
+      * @param {number} head - Encoded pointer to the start of the patch list.
+      * @param {number} tail - Encoded pointer to the end of the patch list.
+      */
+      constructor(head = 0, tail = 0) {
+        this.head = head;
+        this.tail = tail;
+      }
+    };
+    Prog = class {
+      constructor() {
+        this.inst = [];
+        this.start = 0;
+        this.numCap = 2;
+        this.lbStarts = [];
+        this.numLb = 0;
+        this.lbInst = null;
+      }
+      getInst(pc) {
+        return this.inst[pc];
+      }
+      numInst() {
+        return this.inst.length;
+      }
+      addInst(op) {
+        this.inst.push(new Inst(op));
+      }
+      markLookbehindInsts() {
+        const lbInst = new Uint8Array(this.inst.length);
+        const pending = this.lbStarts.slice();
+        while (pending.length > 0) {
+          const pc = pending.pop();
+          if (pc === 0 || lbInst[pc] === 1) continue;
+          lbInst[pc] = 1;
+          const i = this.inst[pc];
+          switch (i.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              pending.push(i.out, i.arg);
+              break;
+            case Inst.MATCH:
+            case Inst.FAIL:
+              break;
+            default:
+              pending.push(i.out);
+          }
+        }
+        this.lbInst = lbInst;
+      }
+      skipNop(pc) {
+        let i = this.inst[pc];
+        while (i.op === Inst.NOP || i.op === Inst.CAPTURE) {
+          i = this.inst[pc];
+          pc = i.out;
+        }
+        return i;
+      }
+      /** @returns {[boolean, string]} */
+      prefix() {
+        let prefix = "";
+        let i = this.skipNop(this.start);
+        if (!Inst.isRuneOp(i.op) || i.runes.length !== 1) return [i.op === Inst.MATCH, prefix];
+        while (Inst.isRuneOp(i.op) && i.runes.length === 1 && (i.arg & RE2Flags.FOLD_CASE) === 0 && !Unicode.isUnsearchable(i.runes[0])) {
+          prefix += String.fromCodePoint(i.runes[0]);
+          i = this.skipNop(i.out);
+        }
+        return [i.op === Inst.MATCH, prefix];
+      }
+      startCond() {
+        let flag = 0;
+        let pc = this.start;
+        loop: for (; ; ) {
+          const i = this.inst[pc];
+          switch (i.op) {
+            case Inst.EMPTY_WIDTH:
+              flag |= i.arg;
+              break;
+            case Inst.FAIL:
+              return -1;
+            case Inst.CAPTURE:
+            case Inst.NOP:
+              break;
+            default:
+              break loop;
+          }
+          pc = i.out;
+        }
+        return flag;
+      }
+      patch(l, val) {
+        let head = l.head;
+        while (head !== 0) {
+          const i = this.inst[head >> 1];
+          if ((head & 1) === 0) {
+            head = i.out;
+            i.out = val;
+          } else {
+            head = i.arg;
+            i.arg = val;
+          }
+        }
+      }
+      append(l1, l2) {
+        if (l1.head === 0) return l2;
+        if (l2.head === 0) return l1;
+        const i = this.inst[l1.tail >> 1];
+        if ((l1.tail & 1) === 0) i.out = l2.head;
+        else i.arg = l2.head;
+        return new PatchList(l1.head, l2.tail);
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        let out = "";
+        for (let pc = 0; pc < this.inst.length; pc++) {
+          const len = out.length;
+          out += pc;
+          if (pc === this.start) out += "*";
+          out += "        ".substring(out.length - len);
+          out += this.inst[pc];
+          out += "\n";
+        }
+        return out;
+      }
+    };
+    ANY_RUNE_NOT_NL = new Int32Array([
+      0,
+      Codepoint.CODES["\n"] - 1,
+      Codepoint.CODES["\n"] + 1,
+      Unicode.MAX_RUNE
+    ]);
+    ANY_RUNE = new Int32Array([0, Unicode.MAX_RUNE]);
+    Frag = class {
+      constructor(i = 0, out = new PatchList(), nullable = false) {
+        this.i = i;
+        this.out = out;
+        this.nullable = nullable;
+      }
+    };
+    Compiler = class Compiler2 {
+      static compileRegexp(re) {
+        const c = new Compiler2();
+        const f = c.compile(re);
+        c.prog.patch(f.out, c.newInst(Inst.MATCH).i);
+        c.prog.start = f.i;
+        c.prog.markLookbehindInsts();
+        return c.prog;
+      }
+      static compileSet(regexps) {
+        const c = new Compiler2();
+        if (regexps.length === 0) {
+          c.prog.start = c.newInst(Inst.FAIL).i;
+          c.prog.markLookbehindInsts();
+          return c.prog;
+        }
+        let starts = [];
+        for (let i = 0; i < regexps.length; i++) {
+          c.lbOffset = c.prog.numLb;
+          const f = c.compile(regexps[i]);
+          const m = c.newInst(Inst.MATCH);
+          c.prog.getInst(m.i).arg = i;
+          c.prog.patch(f.out, m.i);
+          starts.push(f.i);
+        }
+        let start = starts[0];
+        for (let i = 1; i < starts.length; i++) {
+          const f = c.newInst(Inst.ALT);
+          const inst = c.prog.getInst(f.i);
+          inst.out = start;
+          inst.arg = starts[i];
+          start = f.i;
+        }
+        c.prog.start = start;
+        c.prog.markLookbehindInsts();
+        return c.prog;
+      }
+      constructor() {
+        this.prog = new Prog();
+        this.newInst(Inst.FAIL);
+        this.lbOffset = 0;
+        this.runeCache = /* @__PURE__ */ new Map();
+        this.walker = {
+          leaf: (re) => this.leaf(re),
+          enter: (re) => this.enter(re),
+          child: (re, state, result) => this.child(re, state, result),
+          leave: (re, state) => this.leave(re, state)
+        };
+      }
+      newInst(op) {
+        this.prog.addInst(op);
+        return new Frag(this.prog.numInst() - 1, new PatchList(), true);
+      }
+      nop() {
+        const f = this.newInst(Inst.NOP);
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        return f;
+      }
+      fail() {
+        return new Frag();
+      }
+      cap(arg) {
+        const f = this.newInst(Inst.CAPTURE);
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        this.prog.getInst(f.i).arg = arg;
+        if (this.prog.numCap < arg + 1) this.prog.numCap = arg + 1;
+        return f;
+      }
+      cat(f12, f2) {
+        if (f12.i === 0 || f2.i === 0) {
+          this.prog.patch(f12.out, 0);
+          this.prog.patch(f2.out, 0);
+          return this.fail();
+        }
+        this.prog.patch(f12.out, f2.i);
+        return new Frag(f12.i, f2.out, f12.nullable && f2.nullable);
+      }
+      alt(f12, f2) {
+        if (f12.i === 0) return f2;
+        if (f2.i === 0) return f12;
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        i.out = f12.i;
+        i.arg = f2.i;
+        f.out = this.prog.append(f12.out, f2.out);
+        f.nullable = f12.nullable || f2.nullable;
+        return f;
+      }
+      loop(f12, nongreedy) {
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        if (nongreedy) {
+          i.arg = f12.i;
+          f.out = new PatchList(f.i << 1, f.i << 1);
+        } else {
+          i.out = f12.i;
+          f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+        }
+        this.prog.patch(f12.out, f.i);
+        return f;
+      }
+      quest(f12, nongreedy) {
+        if (f12.i === 0) return this.nop();
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        if (nongreedy) {
+          i.arg = f12.i;
+          f.out = new PatchList(f.i << 1, f.i << 1);
+        } else {
+          i.out = f12.i;
+          f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+        }
+        f.out = this.prog.append(f.out, f12.out);
+        return f;
+      }
+      star(f12, nongreedy) {
+        if (f12.i === 0) return this.nop();
+        if (f12.nullable) return this.quest(this.plus(f12, nongreedy), nongreedy);
+        return this.loop(f12, nongreedy);
+      }
+      plus(f12, nongreedy) {
+        if (f12.i === 0) return this.fail();
+        return new Frag(f12.i, this.loop(f12, nongreedy).out, f12.nullable);
+      }
+      empty(op) {
+        const f = this.newInst(Inst.EMPTY_WIDTH);
+        this.prog.getInst(f.i).arg = op;
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        return f;
+      }
+      rune(runes, flags) {
+        const f = this.newInst(Inst.RUNE);
+        f.nullable = false;
+        const i = this.prog.getInst(f.i);
+        i.runes = runes;
+        flags &= RE2Flags.FOLD_CASE;
+        if (runes.length !== 1 || Unicode.simpleFold(runes[0]) === runes[0]) flags &= ~RE2Flags.FOLD_CASE;
+        i.arg = flags;
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        if ((flags & RE2Flags.FOLD_CASE) === 0 && runes.length === 1 || runes.length === 2 && runes[0] === runes[1]) i.op = Inst.RUNE1;
+        else if (runes.length === 2 && runes[0] === 0 && runes[1] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY;
+        else if (runes.length === 4 && runes[0] === 0 && runes[1] === Codepoint.CODES["\n"] - 1 && runes[2] === Codepoint.CODES["\n"] + 1 && runes[3] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY_NOT_NL;
+        return f;
+      }
+      lookBehind(a, parsedLb) {
+        const lb = Math.sign(parsedLb) * (Math.abs(parsedLb) + this.lbOffset);
+        const id = this.newInst(Inst.LB_WRITE);
+        this.prog.getInst(id.i).arg = lb;
+        const any = this.rune(ANY_RUNE, 0);
+        const dotStar = this.star(any, true);
+        const lbAutomaton = this.cat(dotStar, a);
+        this.prog.patch(lbAutomaton.out, id.i);
+        const checkId = this.newInst(Inst.LB_CHECK);
+        this.prog.getInst(checkId.i).arg = lb;
+        this.prog.lbStarts.push(lbAutomaton.i);
+        if (Math.abs(lb) > this.prog.numLb) this.prog.numLb = Math.abs(lb);
+        checkId.out = new PatchList(checkId.i << 1, checkId.i << 1);
+        return checkId;
+      }
+      compile(re) {
+        return RegexpWalker.walk(re, this.walker);
+      }
+      leaf(re) {
+        switch (re.op) {
+          case Regexp.Op.NO_MATCH:
+            return this.fail();
+          case Regexp.Op.EMPTY_MATCH:
+            return this.nop();
+          case Regexp.Op.LITERAL: {
+            if (re.runes.length === 0) return this.nop();
+            let f = null;
+            for (let r of re.runes) {
+              let singleRune = this.runeCache.get(r);
+              if (singleRune === void 0) {
+                singleRune = new Int32Array([r]);
+                this.runeCache.set(r, singleRune);
+              }
+              const f12 = this.rune(singleRune, re.flags);
+              f = f === null ? f12 : this.cat(f, f12);
+            }
+            return f;
+          }
+          case Regexp.Op.CHAR_CLASS:
+            return this.rune(re.runes, re.flags);
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            return this.rune(ANY_RUNE_NOT_NL, 0);
+          case Regexp.Op.ANY_CHAR:
+            return this.rune(ANY_RUNE, 0);
+          case Regexp.Op.BEGIN_LINE:
+            return this.empty(Utils.EMPTY_BEGIN_LINE);
+          case Regexp.Op.END_LINE:
+            return this.empty(Utils.EMPTY_END_LINE);
+          case Regexp.Op.BEGIN_TEXT:
+            return this.empty(Utils.EMPTY_BEGIN_TEXT);
+          case Regexp.Op.END_TEXT:
+            return this.empty(Utils.EMPTY_END_TEXT);
+          case Regexp.Op.WORD_BOUNDARY:
+            return this.empty(Utils.EMPTY_WORD_BOUNDARY);
+          case Regexp.Op.NO_WORD_BOUNDARY:
+            return this.empty(Utils.EMPTY_NO_WORD_BOUNDARY);
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return this.nop();
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+      enter(re) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return { sub: null };
+          case Regexp.Op.CAPTURE:
+            return {
+              bra: this.cap(re.cap << 1),
+              sub: null
+            };
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return { f: null };
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+      child(re, state, f12) {
+        if (re.op === Regexp.Op.CONCAT) state.f = state.f === null ? f12 : this.cat(state.f, f12);
+        else if (re.op === Regexp.Op.ALTERNATE) state.f = state.f === null ? f12 : this.alt(state.f, f12);
+        else state.sub = f12;
+      }
+      leave(re, state) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+            return this.lookBehind(state.sub, re.lb);
+          case Regexp.Op.CAPTURE: {
+            const ket = this.cap(re.cap << 1 | 1);
+            return this.cat(this.cat(state.bra, state.sub), ket);
+          }
+          case Regexp.Op.STAR:
+            return this.star(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.PLUS:
+            return this.plus(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.QUEST:
+            return this.quest(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return state.f;
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+    };
+    Simplify = class Simplify2 {
+      static simplify(re) {
+        if (re === null) return null;
+        return RegexpWalker.walk(re, Simplify2.WALKER);
+      }
+      static WALKER = {
+        leaf: (re) => Simplify2.leaf(re),
+        enter: (re) => Simplify2.enter(re),
+        child: (re, state, result, i) => Simplify2.child(re, state, result, i),
+        leave: (re, state) => Simplify2.leave(re, state)
+      };
+      static leaf(re) {
+        if (re.op === Regexp.Op.CHAR_CLASS) {
+          if (re.runes === null) return re;
+          if (re.runes.length === 0) return new Regexp(Regexp.Op.NO_MATCH);
+          if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR);
+          if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR_NOT_NL);
+        }
+        return re;
+      }
+      static enter(re) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return { sub: null };
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return {
+              subs: [],
+              changed: false
+            };
+          case Regexp.Op.REPEAT:
+            if (re.min === 0 && re.max === 0) return { result: new Regexp(Regexp.Op.EMPTY_MATCH) };
+            return { sub: null };
+          default:
+            return { result: re };
+        }
+      }
+      static child(re, state, nsub, i) {
+        if (state.subs === void 0) {
+          state.sub = nsub;
+          return;
+        }
+        if (nsub !== re.subs[i]) state.changed = true;
+        if (re.op === Regexp.Op.CONCAT) {
+          if (nsub.op === Regexp.Op.NO_MATCH) {
+            state.result = new Regexp(Regexp.Op.NO_MATCH);
+            return;
+          }
+          if (nsub.op === Regexp.Op.EMPTY_MATCH) {
+            state.changed = true;
+            return;
+          }
+          if (nsub.op === Regexp.Op.CONCAT) {
+            state.changed = true;
+            for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+            return;
+          }
+        } else {
+          if (nsub.op === Regexp.Op.NO_MATCH) {
+            state.changed = true;
+            return;
+          }
+          if (nsub.op === Regexp.Op.ALTERNATE) {
+            state.changed = true;
+            for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+            return;
+          }
+        }
+        state.subs.push(nsub);
+      }
+      static leave(re, state) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE: {
+            const sub = state.sub;
+            if (sub !== re.subs[0]) {
+              const nre = Regexp.fromRegexp(re);
+              nre.runes = /* @__PURE__ */ new Int32Array(0);
+              nre.subs = [sub];
+              return nre;
+            }
+            return re;
+          }
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            if (state.changed) {
+              const newSubs = state.subs;
+              if (newSubs.length === 0) return new Regexp(re.op === Regexp.Op.CONCAT ? Regexp.Op.EMPTY_MATCH : Regexp.Op.NO_MATCH);
+              if (newSubs.length === 1) return newSubs[0];
+              const nre = Regexp.fromRegexp(re);
+              nre.runes = /* @__PURE__ */ new Int32Array(0);
+              nre.subs = newSubs;
+              return nre;
+            }
+            return re;
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return Simplify2.simplify1(re.op, re.flags, state.sub, re);
+          case Regexp.Op.REPEAT:
+            return Simplify2.simplifyRepeat(re, state.sub);
+          default:
+            return re;
+        }
+      }
+      static simplifyRepeat(re, sub) {
+        if (re.max === -1) {
+          if (re.min === 0) return Simplify2.simplify1(Regexp.Op.STAR, re.flags, sub, null);
+          if (re.min === 1) return Simplify2.simplify1(Regexp.Op.PLUS, re.flags, sub, null);
+          const subs = [];
+          for (let i = 0; i < re.min - 1; i++) subs.push(sub);
+          subs.push(Simplify2.simplify1(Regexp.Op.PLUS, re.flags, sub, null));
+          return Simplify2.concat(subs);
+        }
+        if (re.min === 1 && re.max === 1) return sub;
+        let prefixSubs = null;
+        if (re.min > 0) {
+          prefixSubs = [];
+          for (let i = 0; i < re.min; i++) prefixSubs.push(sub);
+        }
+        if (re.max > re.min) {
+          let suffix = Simplify2.simplify1(Regexp.Op.QUEST, re.flags, sub, null);
+          for (let i = re.min + 1; i < re.max; i++) suffix = Simplify2.simplify1(Regexp.Op.QUEST, re.flags, Simplify2.concat([sub, suffix]), null);
+          if (prefixSubs === null) return suffix;
+          prefixSubs.push(suffix);
+        }
+        if (prefixSubs !== null) return Simplify2.concat(prefixSubs);
+        return new Regexp(Regexp.Op.NO_MATCH);
+      }
+      static concat(subs) {
+        const newSubs = [];
+        for (let i = 0; i < subs.length; i++) {
+          const sub = subs[i];
+          if (sub.op === Regexp.Op.NO_MATCH) return new Regexp(Regexp.Op.NO_MATCH);
+          if (sub.op === Regexp.Op.EMPTY_MATCH) continue;
+          if (sub.op === Regexp.Op.CONCAT) {
+            for (let j = 0; j < sub.subs.length; j++) newSubs.push(sub.subs[j]);
+            continue;
+          }
+          newSubs.push(sub);
+        }
+        if (newSubs.length === 0) return new Regexp(Regexp.Op.EMPTY_MATCH);
+        if (newSubs.length === 1) return newSubs[0];
+        const nre = new Regexp(Regexp.Op.CONCAT);
+        nre.subs = newSubs;
+        return nre;
+      }
+      static simplify1(op, flags, sub, re) {
+        if (sub.op === Regexp.Op.EMPTY_MATCH) return sub;
+        if (sub.op === Regexp.Op.NO_MATCH) {
+          if (op === Regexp.Op.PLUS) return sub;
+          return new Regexp(Regexp.Op.EMPTY_MATCH);
+        }
+        if (op === sub.op && (flags & RE2Flags.NON_GREEDY) === (sub.flags & RE2Flags.NON_GREEDY)) return sub;
+        if (re !== null && re.op === op && (re.flags & RE2Flags.NON_GREEDY) === (flags & RE2Flags.NON_GREEDY) && sub === re.subs[0]) return re;
+        const nre = new Regexp(op);
+        nre.flags = flags;
+        nre.subs = [sub];
+        return nre;
+      }
+    };
+    CharGroup = class {
+      constructor(sign, cls) {
+        this.sign = sign;
+        this.cls = cls;
+      }
+    };
+    code1 = [48, 57];
+    code2 = [
+      9,
+      10,
+      12,
+      13,
+      32,
+      32
+    ];
+    code3 = [
+      48,
+      57,
+      65,
+      90,
+      95,
+      95,
+      97,
+      122
+    ];
+    PERL_GROUPS = /* @__PURE__ */ new Map([
+      ["\\d", new CharGroup(1, code1)],
+      ["\\D", new CharGroup(-1, code1)],
+      ["\\s", new CharGroup(1, code2)],
+      ["\\S", new CharGroup(-1, code2)],
+      ["\\w", new CharGroup(1, code3)],
+      ["\\W", new CharGroup(-1, code3)]
+    ]);
+    code4 = [
+      48,
+      57,
+      65,
+      90,
+      97,
+      122
+    ];
+    code5 = [
+      65,
+      90,
+      97,
+      122
+    ];
+    code6 = [0, 127];
+    code7 = [
+      9,
+      9,
+      32,
+      32
+    ];
+    code8 = [
+      0,
+      31,
+      127,
+      127
+    ];
+    code9 = [48, 57];
+    code10 = [33, 126];
+    code11 = [97, 122];
+    code12 = [32, 126];
+    code13 = [
+      33,
+      47,
+      58,
+      64,
+      91,
+      96,
+      123,
+      126
+    ];
+    code14 = [
+      9,
+      13,
+      32,
+      32
+    ];
+    code15 = [65, 90];
+    code16 = [
+      48,
+      57,
+      65,
+      90,
+      95,
+      95,
+      97,
+      122
+    ];
+    code17 = [
+      48,
+      57,
+      65,
+      70,
+      97,
+      102
+    ];
+    POSIX_GROUPS = /* @__PURE__ */ new Map([
+      ["[:alnum:]", new CharGroup(1, code4)],
+      ["[:^alnum:]", new CharGroup(-1, code4)],
+      ["[:alpha:]", new CharGroup(1, code5)],
+      ["[:^alpha:]", new CharGroup(-1, code5)],
+      ["[:ascii:]", new CharGroup(1, code6)],
+      ["[:^ascii:]", new CharGroup(-1, code6)],
+      ["[:blank:]", new CharGroup(1, code7)],
+      ["[:^blank:]", new CharGroup(-1, code7)],
+      ["[:cntrl:]", new CharGroup(1, code8)],
+      ["[:^cntrl:]", new CharGroup(-1, code8)],
+      ["[:digit:]", new CharGroup(1, code9)],
+      ["[:^digit:]", new CharGroup(-1, code9)],
+      ["[:graph:]", new CharGroup(1, code10)],
+      ["[:^graph:]", new CharGroup(-1, code10)],
+      ["[:lower:]", new CharGroup(1, code11)],
+      ["[:^lower:]", new CharGroup(-1, code11)],
+      ["[:print:]", new CharGroup(1, code12)],
+      ["[:^print:]", new CharGroup(-1, code12)],
+      ["[:punct:]", new CharGroup(1, code13)],
+      ["[:^punct:]", new CharGroup(-1, code13)],
+      ["[:space:]", new CharGroup(1, code14)],
+      ["[:^space:]", new CharGroup(-1, code14)],
+      ["[:upper:]", new CharGroup(1, code15)],
+      ["[:^upper:]", new CharGroup(-1, code15)],
+      ["[:word:]", new CharGroup(1, code16)],
+      ["[:^word:]", new CharGroup(-1, code16)],
+      ["[:xdigit:]", new CharGroup(1, code17)],
+      ["[:^xdigit:]", new CharGroup(-1, code17)]
+    ]);
+    CharClass = class CharClass2 {
+      static charClassToString(r, len) {
+        let result = "[";
+        for (let i = 0; i < len; i += 2) {
+          if (i > 0) result += " ";
+          const lo = r[i];
+          const hi = r[i + 1];
+          if (lo === hi) result += `0x${lo.toString(16)}`;
+          else result += `0x${lo.toString(16)}-0x${hi.toString(16)}`;
+        }
+        result += "]";
+        return result;
+      }
+      static sortRanges(array, len) {
+        const n = len >> 1;
+        const order = new Array(n);
+        for (let i = 0; i < n; i++) order[i] = i;
+        order.sort((a, b) => array[2 * a] - array[2 * b] || array[2 * b + 1] - array[2 * a + 1]);
+        const sorted = array.slice(0, len);
+        for (let i = 0; i < n; i++) {
+          array[2 * i] = sorted[2 * order[i]];
+          array[2 * i + 1] = sorted[2 * order[i] + 1];
+        }
+      }
+      /**
+      * @param {number[]|Int32Array} [r]
+      */
+      constructor(r = Utils.emptyInts()) {
+        this.r = r;
+        this.len = r.length;
+      }
+      toArray() {
+        if (this.r instanceof Int32Array) return this.len === this.r.length ? this.r : this.r.subarray(0, this.len);
+        return new Int32Array(this.len === this.r.length ? this.r : this.r.slice(0, this.len));
+      }
+      toGrowableArray() {
+        if (Array.isArray(this.r)) {
+          this.r.length = this.len;
+          return this.r;
+        }
+        return Array.from(this.r.subarray(0, this.len));
+      }
+      cleanClass() {
+        if (this.len < 4) return this;
+        CharClass2.sortRanges(this.r, this.len);
+        let w = 2;
+        for (let i = 2; i < this.len; i += 2) {
+          const lo = this.r[i];
+          const hi = this.r[i + 1];
+          if (lo <= this.r[w - 1] + 1) {
+            if (hi > this.r[w - 1]) this.r[w - 1] = hi;
+            continue;
+          }
+          this.r[w] = lo;
+          this.r[w + 1] = hi;
+          w += 2;
+        }
+        this.len = w;
+        return this;
+      }
+      appendLiteral(x, flags) {
+        return (flags & RE2Flags.FOLD_CASE) !== 0 ? this.appendFoldedRange(x, x) : this.appendRange(x, x);
+      }
+      appendRange(lo, hi) {
+        if (this.len > 0) {
+          for (let i = 2; i <= 4; i += 2) if (this.len >= i) {
+            const rlo = this.r[this.len - i];
+            const rhi = this.r[this.len - i + 1];
+            if (lo <= rhi + 1 && rlo <= hi + 1) {
+              if (lo < rlo) this.r[this.len - i] = lo;
+              if (hi > rhi) this.r[this.len - i + 1] = hi;
+              return this;
+            }
+          }
+        }
+        this.r[this.len++] = lo;
+        this.r[this.len++] = hi;
+        return this;
+      }
+      appendFoldedRange(lo, hi) {
+        if (lo <= Unicode.MIN_FOLD && hi >= Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+        if (hi < Unicode.MIN_FOLD || lo > Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+        if (lo < Unicode.MIN_FOLD) {
+          this.appendRange(lo, Unicode.MIN_FOLD - 1);
+          lo = Unicode.MIN_FOLD;
+        }
+        if (hi > Unicode.MAX_FOLD) {
+          this.appendRange(Unicode.MAX_FOLD + 1, hi);
+          hi = Unicode.MAX_FOLD;
+        }
+        for (let c = lo; c <= hi; c++) {
+          this.appendRange(c, c);
+          for (let f = Unicode.simpleFold(c); f !== c; f = Unicode.simpleFold(f)) this.appendRange(f, f);
+        }
+        return this;
+      }
+      appendClass(x) {
+        for (let i = 0; i < x.length; i += 2) this.appendRange(x[i], x[i + 1]);
+        return this;
+      }
+      appendFoldedClass(x) {
+        for (let i = 0; i < x.length; i += 2) this.appendFoldedRange(x[i], x[i + 1]);
+        return this;
+      }
+      appendNegatedClass(x) {
+        let nextLo = 0;
+        for (let i = 0; i < x.length; i += 2) {
+          const lo = x[i];
+          const hi = x[i + 1];
+          if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+          nextLo = hi + 1;
+        }
+        if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+        return this;
+      }
+      appendTable(table) {
+        for (let i = 0; i < table.length; ++i) {
+          const lo = table.getLo(i);
+          const hi = table.getHi(i);
+          const stride = table.getStride(i);
+          if (stride === 1) {
+            this.appendRange(lo, hi);
+            continue;
+          }
+          for (let c = lo; c <= hi; c += stride) this.appendRange(c, c);
+        }
+        return this;
+      }
+      appendNegatedTable(table) {
+        let nextLo = 0;
+        for (let i = 0; i < table.length; ++i) {
+          const lo = table.getLo(i);
+          const hi = table.getHi(i);
+          const stride = table.getStride(i);
+          if (stride === 1) {
+            if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+            nextLo = hi + 1;
+            continue;
+          }
+          for (let c = lo; c <= hi; c += stride) {
+            if (nextLo <= c - 1) this.appendRange(nextLo, c - 1);
+            nextLo = c + 1;
+          }
+        }
+        if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+        return this;
+      }
+      appendTableWithSign(table, sign) {
+        return sign < 0 ? this.appendNegatedTable(table) : this.appendTable(table);
+      }
+      negateClass() {
+        let nextLo = 0;
+        let w = 0;
+        for (let i = 0; i < this.len; i += 2) {
+          const lo = this.r[i];
+          const hi = this.r[i + 1];
+          if (nextLo <= lo - 1) {
+            this.r[w] = nextLo;
+            this.r[w + 1] = lo - 1;
+            w += 2;
+          }
+          nextLo = hi + 1;
+        }
+        this.len = w;
+        if (nextLo <= Unicode.MAX_RUNE) {
+          this.r[this.len++] = nextLo;
+          this.r[this.len++] = Unicode.MAX_RUNE;
+        }
+        return this;
+      }
+      appendClassWithSign(x, sign) {
+        return sign < 0 ? this.appendNegatedClass(x) : this.appendClass(x);
+      }
+      appendGroup(g, foldCase) {
+        let cls = g.cls;
+        if (foldCase) cls = new CharClass2().appendFoldedClass(cls).cleanClass().toArray();
+        return this.appendClassWithSign(cls, g.sign);
+      }
+      toString() {
+        return CharClass2.charClassToString(this.r, this.len);
+      }
+    };
+    StringIterator = class {
+      constructor(str) {
+        this.str = str;
+        this.position = 0;
+      }
+      pos() {
+        return this.position;
+      }
+      rewindTo(pos) {
+        this.position = pos;
+      }
+      more() {
+        return this.position < this.str.length;
+      }
+      peek() {
+        return this.str.codePointAt(this.position);
+      }
+      skip(n) {
+        this.position += n;
+      }
+      skipString(s) {
+        this.position += s.length;
+      }
+      pop() {
+        const r = this.str.codePointAt(this.position);
+        this.position += Utils.charCount(r);
+        return r;
+      }
+      lookingAt(s) {
+        return this.str.startsWith(s, this.position);
+      }
+      rest() {
+        return this.str.substring(this.position);
+      }
+      from(beforePos) {
+        return this.str.substring(beforePos, this.position);
+      }
+      toString() {
+        return this.rest();
+      }
+    };
+    Parser2 = class Parser3 {
+      static ERR_INTERNAL_ERROR = "regexp/syntax: internal error";
+      static ERR_INVALID_CHAR_RANGE = "invalid character class range";
+      static ERR_INVALID_ESCAPE = "invalid escape sequence";
+      static ERR_INVALID_NAMED_CAPTURE = "invalid named capture";
+      static ERR_INVALID_PERL_OP = "invalid or unsupported Perl syntax";
+      static ERR_INVALID_REPEAT_OP = "invalid nested repetition operator";
+      static ERR_INVALID_REPEAT_SIZE = "invalid repeat count";
+      static ERR_MISSING_BRACKET = "missing closing ]";
+      static ERR_MISSING_PAREN = "missing closing )";
+      static ERR_MISSING_REPEAT_ARGUMENT = "missing argument to repetition operator";
+      static ERR_TRAILING_BACKSLASH = "trailing backslash at end of expression";
+      static ERR_DUPLICATE_NAMED_CAPTURE = "duplicate capture group name";
+      static ERR_UNEXPECTED_PAREN = "unexpected )";
+      static ERR_NESTING_DEPTH = "expression nests too deeply";
+      static ERR_LARGE = "expression too large";
+      static ERR_INVALID_CAPTURE_IN_LOOKBEHIND = "invalid capture in lookbehind";
+      static MAX_HEIGHT = 1e3;
+      static MAX_SIZE = 1398101;
+      static MAX_RUNES = 33554432;
+      static ANY_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        Unicode.MAX_RUNE,
+        1
+      ]));
+      static ASCII_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        127,
+        1
+      ]));
+      static ASCII_FOLD_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        127,
+        1,
+        383,
+        383,
+        1,
+        8490,
+        8490,
+        1
+      ]));
+      static unicodeTable(name) {
+        if (name === "Any") return {
+          tab: Parser3.ANY_TABLE,
+          fold: Parser3.ANY_TABLE,
+          sign: 1
+        };
+        if (name === "Ascii") return {
+          tab: Parser3.ASCII_TABLE,
+          fold: Parser3.ASCII_FOLD_TABLE,
+          sign: 1
+        };
+        if (name === "Assigned") return {
+          tab: UnicodeTables.CATEGORIES.get("Cn"),
+          fold: UnicodeTables.CATEGORIES.get("Cn"),
+          sign: -1
+        };
+        if (name === "Lc") return {
+          tab: UnicodeTables.CATEGORIES.get("LC"),
+          fold: UnicodeTables.FOLD_CATEGORIES.get("LC"),
+          sign: 1
+        };
+        if (UnicodeTables.CATEGORIES.has(name)) return {
+          tab: UnicodeTables.CATEGORIES.get(name),
+          fold: UnicodeTables.FOLD_CATEGORIES.get(name),
+          sign: 1
+        };
+        if (UnicodeTables.SCRIPTS.has(name)) return {
+          tab: UnicodeTables.SCRIPTS.get(name),
+          fold: UnicodeTables.FOLD_SCRIPT.get(name),
+          sign: 1
+        };
+        return null;
+      }
+      static minFoldRune(r) {
+        if (r < Unicode.MIN_FOLD || r > Unicode.MAX_FOLD) return r;
+        let min = r;
+        const r0 = r;
+        for (r = Unicode.simpleFold(r); r !== r0; r = Unicode.simpleFold(r)) if (min > r) min = r;
+        return min;
+      }
+      static leadingRegexp(re) {
+        if (re.op === Regexp.Op.EMPTY_MATCH) return null;
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          const sub = re.subs[0];
+          if (sub.op === Regexp.Op.EMPTY_MATCH) return null;
+          return sub;
+        }
+        return re;
+      }
+      static literalRegexp(s, flags) {
+        const re = new Regexp(Regexp.Op.LITERAL);
+        re.flags = flags;
+        re.runes = Utils.stringToRunes(s);
+        return re;
+      }
+      /**
+      * Parse regular expression pattern {@code pattern} with mode flags {@code flags}.
+      * @param {string} pattern
+      * @param {number} flags
+      */
+      static parse(pattern, flags) {
+        return new Parser3(pattern, flags).parseInternal();
+      }
+      static parseRepeat(t6) {
+        const start = t6.pos();
+        if (!t6.more() || !t6.lookingAt("{")) return -1;
+        t6.skip(1);
+        const min = Parser3.parseInt(t6);
+        if (min === -1) return -1;
+        if (!t6.more()) return -1;
+        let max;
+        if (!t6.lookingAt(",")) max = min;
+        else {
+          t6.skip(1);
+          if (!t6.more()) return -1;
+          if (t6.lookingAt("}")) max = -1;
+          else if ((max = Parser3.parseInt(t6)) === -1) return -1;
+        }
+        if (!t6.more() || !t6.lookingAt("}")) return -1;
+        t6.skip(1);
+        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t6.from(start));
+        return min << 16 | max & Unicode.MAX_BMP;
+      }
+      static isValidCaptureName(name) {
+        if (name.length === 0) return false;
+        for (let i = 0; i < name.length; i++) {
+          const c = name.codePointAt(i);
+          if (c !== Codepoint.CODES["_"] && !Utils.isalnum(c)) return false;
+        }
+        return true;
+      }
+      static parseInt(t6) {
+        const start = t6.pos();
+        while (t6.more() && t6.peek() >= Codepoint.CODES["0"] && t6.peek() <= Codepoint.CODES["9"]) t6.skip(1);
+        const n = t6.from(start);
+        if (n.length === 0 || n.length > 1 && n.codePointAt(0) === Codepoint.CODES["0"]) return -1;
+        if (n.length > 8) return -2;
+        return parseInt(n, 10);
+      }
+      static isCharClass(re) {
+        return re.op === Regexp.Op.LITERAL && re.runes.length === 1 || re.op === Regexp.Op.CHAR_CLASS || re.op === Regexp.Op.ANY_CHAR_NOT_NL || re.op === Regexp.Op.ANY_CHAR;
+      }
+      static matchRune(re, r) {
+        switch (re.op) {
+          case Regexp.Op.LITERAL:
+            return re.runes.length === 1 && re.runes[0] === r;
+          case Regexp.Op.CHAR_CLASS:
+            for (let i = 0; i < re.runes.length; i += 2) if (re.runes[i] <= r && r <= re.runes[i + 1]) return true;
+            return false;
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            return r !== Codepoint.CODES["\n"];
+          case Regexp.Op.ANY_CHAR:
+            return true;
+        }
+        return false;
+      }
+      static mergeCharClass(dst, src) {
+        switch (dst.op) {
+          case Regexp.Op.ANY_CHAR:
+            break;
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            if (Parser3.matchRune(src, Codepoint.CODES["\n"])) dst.op = Regexp.Op.ANY_CHAR;
+            break;
+          case Regexp.Op.CHAR_CLASS: {
+            const cc = new CharClass(Array.isArray(dst.runes) ? dst.runes : Array.from(dst.runes));
+            if (src.op === Regexp.Op.LITERAL) cc.appendLiteral(src.runes[0], src.flags);
+            else cc.appendClass(src.runes);
+            dst.runes = cc.toGrowableArray();
+            break;
+          }
+          case Regexp.Op.LITERAL:
+            if (src.runes[0] === dst.runes[0] && src.flags === dst.flags) break;
+            dst.op = Regexp.Op.CHAR_CLASS;
+            dst.runes = new CharClass().appendLiteral(dst.runes[0], dst.flags).appendLiteral(src.runes[0], src.flags).toGrowableArray();
+        }
+      }
+      static parseEscape(t6) {
+        const startPos = t6.pos();
+        t6.skip(1);
+        if (!t6.more()) throw new RE2JSSyntaxException(Parser3.ERR_TRAILING_BACKSLASH);
+        let c = t6.pop();
+        bigswitch: switch (c) {
+          case Codepoint.CODES["1"]:
+          case Codepoint.CODES["2"]:
+          case Codepoint.CODES["3"]:
+          case Codepoint.CODES["4"]:
+          case Codepoint.CODES["5"]:
+          case Codepoint.CODES["6"]:
+          case Codepoint.CODES["7"]:
+            if (!t6.more() || t6.peek() < Codepoint.CODES["0"] || t6.peek() > Codepoint.CODES["7"]) break;
+          case Codepoint.CODES["0"]: {
+            let r = c - Codepoint.CODES["0"];
+            for (let i = 1; i < 3; i++) {
+              if (!t6.more() || t6.peek() < Codepoint.CODES["0"] || t6.peek() > Codepoint.CODES["7"]) break;
+              r = r * 8 + t6.peek() - Codepoint.CODES["0"];
+              t6.skip(1);
+            }
+            return r;
+          }
+          case Codepoint.CODES["x"]: {
+            if (!t6.more()) break;
+            c = t6.pop();
+            if (c === Codepoint.CODES["{"]) {
+              let nhex = 0;
+              let r = 0;
+              while (true) {
+                if (!t6.more()) break bigswitch;
+                c = t6.pop();
+                if (c === Codepoint.CODES["}"]) break;
+                const v = Utils.unhex(c);
+                if (v < 0) break bigswitch;
+                r = r * 16 + v;
+                if (r > Unicode.MAX_RUNE) break bigswitch;
+                nhex++;
+              }
+              if (nhex === 0) break bigswitch;
+              return r;
+            }
+            const x = Utils.unhex(c);
+            if (!t6.more()) break;
+            c = t6.pop();
+            const y = Utils.unhex(c);
+            if (x < 0 || y < 0) break;
+            return x * 16 + y;
+          }
+          case Codepoint.CODES["a"]:
+            return Codepoint.CODES["\x07"];
+          case Codepoint.CODES["f"]:
+            return Codepoint.CODES["\f"];
+          case Codepoint.CODES["n"]:
+            return Codepoint.CODES["\n"];
+          case Codepoint.CODES["r"]:
+            return Codepoint.CODES["\r"];
+          case Codepoint.CODES["t"]:
+            return Codepoint.CODES["	"];
+          case Codepoint.CODES["v"]:
+            return Codepoint.CODES["\v"];
+          default:
+            if (c <= Unicode.MAX_ASCII && !Utils.isalnum(c)) return c;
+        }
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, t6.from(startPos));
+      }
+      static parseClassChar(t6, wholeClassPos) {
+        if (!t6.more()) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_BRACKET, t6.from(wholeClassPos));
+        if (t6.lookingAt("\\")) return Parser3.parseEscape(t6);
+        return t6.pop();
+      }
+      static hasCapture(re) {
+        if (re === null) return false;
+        if (re.op === Regexp.Op.CAPTURE) return true;
+        if (re.subs) {
+          for (let sub of re.subs) if (Parser3.hasCapture(sub)) return true;
+        }
+        return false;
+      }
+      constructor(wholeRegexp, flags = 0) {
+        this.wholeRegexp = wholeRegexp;
+        this.flags = flags;
+        this.numCap = 0;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.stack = [];
+        this.free = null;
+        this.numRegexp = 0;
+        this.numRunes = 0;
+        this.repeats = 0;
+        this.height = null;
+        this.size = null;
+        this.nlb = 0;
+      }
+      newRegexp(op) {
+        let re = this.free;
+        if (re !== null && re.subs !== null && re.subs.length > 0) {
+          this.free = re.subs[0];
+          re.reinit();
+          re.op = op;
+        } else {
+          re = new Regexp(op);
+          this.numRegexp += 1;
+        }
+        return re;
+      }
+      reuse(re) {
+        if (this.height !== null && this.height.has(re)) this.height.delete(re);
+        if (re.subs !== null && re.subs.length > 0) re.subs[0] = this.free;
+        this.free = re;
+      }
+      checkLimits(re) {
+        if (this.numRunes > Parser3.MAX_RUNES) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+        this.checkSize(re);
+        this.checkHeight(re);
+      }
+      checkSize(re) {
+        if (this.size === null) {
+          if (this.repeats === 0) this.repeats = 1;
+          if (re.op === Regexp.Op.REPEAT) {
+            let n = re.max;
+            if (n === -1) n = re.min;
+            if (n <= 0) n = 1;
+            if (n > Math.floor(Parser3.MAX_SIZE / this.repeats)) this.repeats = Parser3.MAX_SIZE;
+            else this.repeats *= n;
+          }
+          if (this.numRegexp < Math.floor(Parser3.MAX_SIZE / this.repeats)) return;
+          this.size = /* @__PURE__ */ new Map();
+          for (let reEx of this.stack) this.checkSize(reEx);
+        }
+        if (this.calcSize(re, true) > Parser3.MAX_SIZE) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+      }
+      calcSize(re, force = false) {
+        if (!force && this.size !== null) {
+          if (this.size.has(re)) return this.size.get(re);
+        }
+        let size3 = 0;
+        switch (re.op) {
+          case Regexp.Op.LITERAL:
+            size3 = re.runes.length;
+            break;
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.STAR:
+            size3 = 2 + this.calcSize(re.subs[0]);
+            break;
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            size3 = 1 + this.calcSize(re.subs[0]);
+            break;
+          case Regexp.Op.CONCAT:
+            for (let sub of re.subs) size3 = size3 + this.calcSize(sub);
+            break;
+          case Regexp.Op.ALTERNATE:
+            for (let sub of re.subs) size3 = size3 + this.calcSize(sub);
+            if (re.subs.length > 1) size3 = size3 + re.subs.length - 1;
+            break;
+          case Regexp.Op.REPEAT: {
+            let sub = this.calcSize(re.subs[0]);
+            if (re.max === -1) {
+              if (re.min === 0) size3 = 2 + sub;
+              else size3 = 1 + re.min * sub;
+              break;
+            }
+            size3 = re.max * sub + (re.max - re.min);
+            break;
+          }
+        }
+        size3 = Math.max(1, size3);
+        if (this.size === null) this.size = /* @__PURE__ */ new Map();
+        this.size.set(re, size3);
+        return size3;
+      }
+      checkHeight(re) {
+        if (this.numRegexp < Parser3.MAX_HEIGHT) return;
+        if (this.height === null) {
+          this.height = /* @__PURE__ */ new Map();
+          for (let reEx of this.stack) this.checkHeight(reEx);
+        }
+        if (this.calcHeight(re, true) > Parser3.MAX_HEIGHT) throw new RE2JSSyntaxException(Parser3.ERR_NESTING_DEPTH);
+      }
+      calcHeight(re, force = false) {
+        if (!force && this.height !== null) {
+          if (this.height.has(re)) return this.height.get(re);
+        }
+        let h = 1;
+        for (let sub of re.subs) {
+          const hsub = this.calcHeight(sub);
+          if (h < 1 + hsub) h = 1 + hsub;
+        }
+        if (this.height === null) this.height = /* @__PURE__ */ new Map();
+        this.height.set(re, h);
+        return h;
+      }
+      pop() {
+        return this.stack.pop();
+      }
+      popToPseudo() {
+        const n = this.stack.length;
+        let i = n;
+        while (i > 0 && !Regexp.isPseudoOp(this.stack[i - 1].op)) i--;
+        return this.stack.splice(i, n - i);
+      }
+      push(re) {
+        this.numRunes += re.runes.length;
+        if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] === re.runes[1]) {
+          if (this.maybeConcat(re.runes[0], this.flags & ~RE2Flags.FOLD_CASE)) return null;
+          re.op = Regexp.Op.LITERAL;
+          re.runes = [re.runes[0]];
+          re.flags = this.flags & ~RE2Flags.FOLD_CASE;
+        } else if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 4 && re.runes[0] === re.runes[1] && re.runes[2] === re.runes[3] && Unicode.simpleFold(re.runes[0]) === re.runes[2] && Unicode.simpleFold(re.runes[2]) === re.runes[0] || re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] + 1 === re.runes[1] && Unicode.simpleFold(re.runes[0]) === re.runes[1] && Unicode.simpleFold(re.runes[1]) === re.runes[0]) {
+          if (this.maybeConcat(re.runes[0], this.flags | RE2Flags.FOLD_CASE)) return null;
+          re.op = Regexp.Op.LITERAL;
+          re.runes = [re.runes[0]];
+          re.flags = this.flags | RE2Flags.FOLD_CASE;
+        } else this.maybeConcat(-1, 0);
+        this.stack.push(re);
+        this.checkLimits(re);
+        return re;
+      }
+      maybeConcat(r, flags) {
+        const n = this.stack.length;
+        if (n < 2) return false;
+        const re1 = this.stack[n - 1];
+        const re2 = this.stack[n - 2];
+        if (re1.op !== Regexp.Op.LITERAL || re2.op !== Regexp.Op.LITERAL || (re1.flags & RE2Flags.FOLD_CASE) !== (re2.flags & RE2Flags.FOLD_CASE)) return false;
+        if (!Array.isArray(re2.runes)) re2.runes = Array.from(re2.runes);
+        for (let i = 0; i < re1.runes.length; i++) re2.runes.push(re1.runes[i]);
+        if (r >= 0) {
+          re1.runes = [r];
+          re1.flags = flags;
+          return true;
+        }
+        this.pop();
+        this.reuse(re1);
+        return false;
+      }
+      newLiteral(r, flags) {
+        const re = this.newRegexp(Regexp.Op.LITERAL);
+        re.flags = flags;
+        if ((flags & RE2Flags.FOLD_CASE) !== 0) r = Parser3.minFoldRune(r);
+        re.runes = [r];
+        return re;
+      }
+      literal(r) {
+        this.push(this.newLiteral(r, this.flags));
+      }
+      op(op) {
+        const re = this.newRegexp(op);
+        re.flags = this.flags;
+        return this.push(re);
+      }
+      repeat(op, min, max, beforePos, t6, lastRepeatPos) {
+        let flags = this.flags;
+        if ((flags & RE2Flags.PERL_X) !== 0) {
+          if (t6.more() && t6.lookingAt("?")) {
+            t6.skip(1);
+            flags ^= RE2Flags.NON_GREEDY;
+          }
+          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_OP, t6.from(lastRepeatPos));
+        }
+        const n = this.stack.length;
+        if (n === 0) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t6.from(beforePos));
+        const sub = this.stack[n - 1];
+        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t6.from(beforePos));
+        const re = this.newRegexp(op);
+        re.min = min;
+        re.max = max;
+        re.flags = flags;
+        re.subs = [sub];
+        this.stack[n - 1] = re;
+        this.checkLimits(re);
+        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t6.from(beforePos));
+      }
+      repeatIsValid(re, n) {
+        if (re.op === Regexp.Op.REPEAT) {
+          let m = re.max;
+          if (m === 0) return true;
+          if (m < 0) m = re.min;
+          if (m > n) return false;
+          if (m > 0) n = Math.trunc(n / m);
+        }
+        for (let sub of re.subs) if (!this.repeatIsValid(sub, n)) return false;
+        return true;
+      }
+      concat() {
+        this.maybeConcat(-1, 0);
+        const subs = this.popToPseudo();
+        if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.EMPTY_MATCH));
+        return this.push(this.collapse(subs, Regexp.Op.CONCAT));
+      }
+      alternate() {
+        const subs = this.popToPseudo();
+        if (subs.length > 0) this.cleanAlt(subs[subs.length - 1]);
+        if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.NO_MATCH));
+        return this.push(this.collapse(subs, Regexp.Op.ALTERNATE));
+      }
+      cleanAlt(re) {
+        if (re.op === Regexp.Op.CHAR_CLASS) {
+          re.runes = new CharClass(Array.from(re.runes)).cleanClass().toArray();
+          if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) {
+            re.runes = /* @__PURE__ */ new Int32Array(0);
+            re.op = Regexp.Op.ANY_CHAR;
+          } else if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) {
+            re.runes = /* @__PURE__ */ new Int32Array(0);
+            re.op = Regexp.Op.ANY_CHAR_NOT_NL;
+          }
+        }
+      }
+      collapse(subs, op) {
+        if (subs.length === 1) return subs[0];
+        let len = 0;
+        for (let sub of subs) len += sub.op === op ? sub.subs.length : 1;
+        let newsubs = new Array(len).fill(null);
+        let i = 0;
+        for (let sub of subs) if (sub.op === op) {
+          for (let j = 0; j < sub.subs.length; j++) newsubs[i++] = sub.subs[j];
+          this.reuse(sub);
+        } else newsubs[i++] = sub;
+        let re = this.newRegexp(op);
+        re.subs = newsubs;
+        if (op === Regexp.Op.ALTERNATE) {
+          re.subs = this.factor(re.subs);
+          if (re.subs.length === 1) {
+            const old = re;
+            re = re.subs[0];
+            this.reuse(old);
+          }
+        }
+        return re;
+      }
+      factor(array) {
+        if (array.length < 2) return array;
+        let s = 0;
+        let lensub = array.length;
+        let lenout = 0;
+        let str = null;
+        let strlen = 0;
+        let strflags = 0;
+        let start = 0;
+        for (let i = 0; i <= lensub; i++) {
+          let istr = null;
+          let istrlen = 0;
+          let iflags = 0;
+          if (i < lensub) {
+            let re = array[s + i];
+            if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) re = re.subs[0];
+            if (re.op === Regexp.Op.LITERAL) {
+              istr = re.runes;
+              istrlen = re.runes.length;
+              iflags = re.flags & RE2Flags.FOLD_CASE;
+            }
+            if (iflags === strflags) {
+              let same = 0;
+              while (same < strlen && same < istrlen && str[same] === istr[same]) same++;
+              if (same > 0) {
+                strlen = same;
+                continue;
+              }
+            }
+          }
+          if (i === start) {
+          } else if (i === start + 1) array[lenout++] = array[s + start];
+          else {
+            const prefix = this.newRegexp(Regexp.Op.LITERAL);
+            prefix.flags = strflags;
+            prefix.runes = str.slice(0, strlen);
+            for (let j = start; j < i; j++) {
+              array[s + j] = this.removeLeadingString(array[s + j], strlen);
+              this.checkLimits(array[s + j]);
+            }
+            const suffix = this.collapse(array.slice(s + start, s + i), Regexp.Op.ALTERNATE);
+            const re = this.newRegexp(Regexp.Op.CONCAT);
+            re.subs = [prefix, suffix];
+            array[lenout++] = re;
+          }
+          start = i;
+          str = istr;
+          strlen = istrlen;
+          strflags = iflags;
+        }
+        lensub = lenout;
+        s = 0;
+        start = 0;
+        lenout = 0;
+        let first = null;
+        for (let i = 0; i <= lensub; i++) {
+          let ifirst = null;
+          if (i < lensub) {
+            ifirst = Parser3.leadingRegexp(array[s + i]);
+            if (first !== null && first.equals(ifirst) && (Parser3.isCharClass(first) || first.op === Regexp.Op.REPEAT && first.min === first.max && Parser3.isCharClass(first.subs[0]))) continue;
+          }
+          if (i === start) {
+          } else if (i === start + 1) array[lenout++] = array[s + start];
+          else {
+            const prefix = first;
+            for (let j = start; j < i; j++) {
+              const reuse = j !== start;
+              array[s + j] = this.removeLeadingRegexp(array[s + j], reuse);
+              this.checkLimits(array[s + j]);
+            }
+            const suffix = this.collapse(array.slice(s + start, s + i), Regexp.Op.ALTERNATE);
+            const re = this.newRegexp(Regexp.Op.CONCAT);
+            re.subs = [prefix, suffix];
+            array[lenout++] = re;
+          }
+          start = i;
+          first = ifirst;
+        }
+        lensub = lenout;
+        s = 0;
+        start = 0;
+        lenout = 0;
+        for (let i = 0; i <= lensub; i++) {
+          if (i < lensub && Parser3.isCharClass(array[s + i])) continue;
+          if (i === start) {
+          } else if (i === start + 1) array[lenout++] = array[s + start];
+          else {
+            let max = start;
+            for (let j = start + 1; j < i; j++) {
+              const subMax = array[s + max];
+              const subJ = array[s + j];
+              if (subMax.op < subJ.op || subMax.op === subJ.op && (subMax.runes !== null ? subMax.runes.length : 0) < (subJ.runes !== null ? subJ.runes.length : 0)) max = j;
+            }
+            const tmp = array[s + start];
+            array[s + start] = array[s + max];
+            array[s + max] = tmp;
+            for (let j = start + 1; j < i; j++) {
+              Parser3.mergeCharClass(array[s + start], array[s + j]);
+              this.reuse(array[s + j]);
+            }
+            this.cleanAlt(array[s + start]);
+            array[lenout++] = array[s + start];
+          }
+          if (i < lensub) array[lenout++] = array[s + i];
+          start = i + 1;
+        }
+        lensub = lenout;
+        s = 0;
+        start = 0;
+        lenout = 0;
+        for (let i = 0; i < lensub; ++i) {
+          if (i + 1 < lensub && array[s + i].op === Regexp.Op.EMPTY_MATCH && array[s + i + 1].op === Regexp.Op.EMPTY_MATCH) continue;
+          array[lenout++] = array[s + i];
+        }
+        lensub = lenout;
+        s = 0;
+        return array.slice(s, lensub);
+      }
+      removeLeadingString(re, n) {
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          const sub = this.removeLeadingString(re.subs[0], n);
+          re.subs[0] = sub;
+          if (sub.op === Regexp.Op.EMPTY_MATCH) {
+            this.reuse(sub);
+            switch (re.subs.length) {
+              case 0:
+              case 1:
+                re.op = Regexp.Op.EMPTY_MATCH;
+                re.subs = Regexp.emptySubs();
+                break;
+              case 2: {
+                const old = re;
+                re = re.subs[1];
+                this.reuse(old);
+                break;
+              }
+              default:
+                re.subs = re.subs.slice(1, re.subs.length);
+            }
+          }
+          return re;
+        }
+        if (re.op === Regexp.Op.LITERAL) {
+          re.runes = re.runes.slice(n, re.runes.length);
+          if (re.runes.length === 0) re.op = Regexp.Op.EMPTY_MATCH;
+        }
+        return re;
+      }
+      removeLeadingRegexp(re, reuse) {
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          if (reuse) this.reuse(re.subs[0]);
+          re.subs = re.subs.slice(1, re.subs.length);
+          switch (re.subs.length) {
+            case 0:
+              re.op = Regexp.Op.EMPTY_MATCH;
+              re.subs = Regexp.emptySubs();
+              break;
+            case 1: {
+              const old = re;
+              re = re.subs[0];
+              this.reuse(old);
+              break;
+            }
+          }
+          return re;
+        }
+        if (reuse) this.reuse(re);
+        return this.newRegexp(Regexp.Op.EMPTY_MATCH);
+      }
+      parseInternal() {
+        if ((this.flags & RE2Flags.LITERAL) !== 0) return Parser3.literalRegexp(this.wholeRegexp, this.flags);
+        let lastRepeatPos = -1;
+        let min = -1;
+        let max = -1;
+        const t6 = new StringIterator(this.wholeRegexp);
+        while (t6.more()) {
+          let repeatPos = -1;
+          bigswitch: switch (t6.peek()) {
+            case Codepoint.CODES["("]:
+              if ((this.flags & RE2Flags.LOOKBEHIND) !== 0) {
+                if (t6.lookingAt("(?<=")) {
+                  this.parsePosLookBehind();
+                  t6.skip(4);
+                  break;
+                }
+                if (t6.lookingAt("(?<!")) {
+                  this.parseNegLookBehind();
+                  t6.skip(4);
+                  break;
+                }
+              }
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t6.lookingAt("(?")) {
+                this.parsePerlFlags(t6);
+                break;
+              }
+              this.op(Regexp.Op.LEFT_PAREN).cap = ++this.numCap;
+              t6.skip(1);
+              break;
+            case Codepoint.CODES["|"]:
+              this.parseVerticalBar();
+              t6.skip(1);
+              break;
+            case Codepoint.CODES[")"]:
+              this.parseRightParen();
+              t6.skip(1);
+              break;
+            case Codepoint.CODES["^"]:
+              if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.BEGIN_TEXT);
+              else this.op(Regexp.Op.BEGIN_LINE);
+              t6.skip(1);
+              break;
+            case Codepoint.CODES["$"]:
+              if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.END_TEXT).flags |= RE2Flags.WAS_DOLLAR;
+              else this.op(Regexp.Op.END_LINE);
+              t6.skip(1);
+              break;
+            case Codepoint.CODES["."]:
+              if ((this.flags & RE2Flags.DOT_NL) !== 0) this.op(Regexp.Op.ANY_CHAR);
+              else this.op(Regexp.Op.ANY_CHAR_NOT_NL);
+              t6.skip(1);
+              break;
+            case Codepoint.CODES["["]:
+              this.parseClass(t6);
+              break;
+            case Codepoint.CODES["*"]:
+            case Codepoint.CODES["+"]:
+            case Codepoint.CODES["?"]: {
+              repeatPos = t6.pos();
+              let op = null;
+              switch (t6.pop()) {
+                case Codepoint.CODES["*"]:
+                  op = Regexp.Op.STAR;
+                  break;
+                case Codepoint.CODES["+"]:
+                  op = Regexp.Op.PLUS;
+                  break;
+                case Codepoint.CODES["?"]:
+                  op = Regexp.Op.QUEST;
+              }
+              this.repeat(op, min, max, repeatPos, t6, lastRepeatPos);
+              break;
+            }
+            case Codepoint.CODES["{"]: {
+              const before = t6.pos();
+              const minMax = Parser3.parseRepeat(t6);
+              if (minMax < 0) {
+                t6.rewindTo(before);
+                this.literal(t6.pop());
+                break;
+              }
+              repeatPos = before;
+              min = minMax >> 16;
+              max = (minMax & Unicode.MAX_BMP) << 16 >> 16;
+              this.repeat(Regexp.Op.REPEAT, min, max, repeatPos, t6, lastRepeatPos);
+              break;
+            }
+            case Codepoint.CODES["\\"]: {
+              const savedPos = t6.pos();
+              t6.skip(1);
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t6.more()) switch (t6.pop()) {
+                case Codepoint.CODES["A"]:
+                  this.op(Regexp.Op.BEGIN_TEXT);
+                  break bigswitch;
+                case Codepoint.CODES["b"]:
+                  this.op(Regexp.Op.WORD_BOUNDARY);
+                  break bigswitch;
+                case Codepoint.CODES["B"]:
+                  this.op(Regexp.Op.NO_WORD_BOUNDARY);
+                  break bigswitch;
+                case Codepoint.CODES["C"]:
+                  throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, "\\C");
+                case Codepoint.CODES["Q"]: {
+                  let lit = t6.rest();
+                  const i = lit.indexOf("\\E");
+                  if (i >= 0) {
+                    lit = lit.substring(0, i);
+                    t6.skipString(lit);
+                    t6.skipString("\\E");
+                  } else t6.skipString(lit);
+                  let j = 0;
+                  while (j < lit.length) {
+                    const codepoint = lit.codePointAt(j);
+                    this.literal(codepoint);
+                    j += Utils.charCount(codepoint);
+                  }
+                  break bigswitch;
+                }
+                case Codepoint.CODES["z"]:
+                  this.op(Regexp.Op.END_TEXT);
+                  break bigswitch;
+                default:
+                  t6.rewindTo(savedPos);
+              }
+              else t6.rewindTo(savedPos);
+              const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+              re.flags = this.flags;
+              if (t6.lookingAt("\\p") || t6.lookingAt("\\P")) {
+                const cc2 = new CharClass();
+                if (this.parseUnicodeClass(t6, cc2)) {
+                  re.runes = cc2.toArray();
+                  this.push(re);
+                  break bigswitch;
+                }
+              }
+              const cc = new CharClass();
+              if (this.parsePerlClassEscape(t6, cc)) {
+                re.runes = cc.toArray();
+                this.push(re);
+                break bigswitch;
+              }
+              t6.rewindTo(savedPos);
+              this.reuse(re);
+              this.literal(Parser3.parseEscape(t6));
+              break;
+            }
+            default:
+              this.literal(t6.pop());
+          }
+          lastRepeatPos = repeatPos;
+        }
+        this.concat();
+        if (this.swapVerticalBar()) this.pop();
+        this.alternate();
+        if (this.stack.length !== 1) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_PAREN, this.wholeRegexp);
+        this.stack[0].namedGroups = this.namedGroups;
+        return this.stack[0];
+      }
+      parsePerlFlags(t6) {
+        const startPos = t6.pos();
+        const s = t6.rest();
+        if (s.startsWith("(?P<") || s.startsWith("(?<")) {
+          const begin = s.charAt(2) === "P" ? 4 : 3;
+          const end = s.indexOf(">");
+          if (end < 0) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s);
+          const name = s.substring(begin, end);
+          t6.skipString(name);
+          t6.skip(begin + 1);
+          if (!Parser3.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
+          const re = this.op(Regexp.Op.LEFT_PAREN);
+          re.cap = ++this.numCap;
+          if (this.namedGroups[name]) throw new RE2JSSyntaxException(Parser3.ERR_DUPLICATE_NAMED_CAPTURE, name);
+          this.namedGroups[name] = this.numCap;
+          re.name = name;
+          return;
+        }
+        t6.skip(2);
+        let flags = this.flags;
+        let sign = 1;
+        let sawFlag = false;
+        loop: while (t6.more()) {
+          const c = t6.pop();
+          switch (c) {
+            case Codepoint.CODES["i"]:
+              flags |= RE2Flags.FOLD_CASE;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["m"]:
+              flags &= ~RE2Flags.ONE_LINE;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["s"]:
+              flags |= RE2Flags.DOT_NL;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["U"]:
+              flags |= RE2Flags.NON_GREEDY;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["-"]:
+              if (sign < 0) break loop;
+              sign = -1;
+              flags = ~flags;
+              sawFlag = false;
+              break;
+            case Codepoint.CODES[":"]:
+            case Codepoint.CODES[")"]:
+              if (sign < 0) {
+                if (!sawFlag) break loop;
+                flags = ~flags;
+              }
+              if (c === Codepoint.CODES[":"]) this.op(Regexp.Op.LEFT_PAREN);
+              this.flags = flags;
+              return;
+            default:
+              break loop;
+          }
+        }
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_PERL_OP, t6.from(startPos));
+      }
+      parsePosLookBehind() {
+        const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+        re.flags = this.flags;
+        re.lb = ++this.nlb;
+        return this.push(re);
+      }
+      parseNegLookBehind() {
+        const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+        re.flags = this.flags;
+        re.lb = -++this.nlb;
+        return this.push(re);
+      }
+      parseVerticalBar() {
+        this.concat();
+        if (!this.swapVerticalBar()) this.op(Regexp.Op.VERTICAL_BAR);
+      }
+      swapVerticalBar() {
+        const n = this.stack.length;
+        if (n >= 3 && this.stack[n - 2].op === Regexp.Op.VERTICAL_BAR && Parser3.isCharClass(this.stack[n - 1]) && Parser3.isCharClass(this.stack[n - 3])) {
+          let re1 = this.stack[n - 1];
+          let re3 = this.stack[n - 3];
+          if (re1.op > re3.op) {
+            const tmp = re3;
+            re3 = re1;
+            re1 = tmp;
+            this.stack[n - 3] = re3;
+          }
+          Parser3.mergeCharClass(re3, re1);
+          this.reuse(re1);
+          this.pop();
+          return true;
+        }
+        if (n >= 2) {
+          const re1 = this.stack[n - 1];
+          const re2 = this.stack[n - 2];
+          if (re2.op === Regexp.Op.VERTICAL_BAR) {
+            if (n >= 3) this.cleanAlt(this.stack[n - 3]);
+            this.stack[n - 2] = re1;
+            this.stack[n - 1] = re2;
+            return true;
+          }
+        }
+        return false;
+      }
+      parseRightParen() {
+        this.concat();
+        if (this.swapVerticalBar()) this.pop();
+        this.alternate();
+        if (this.stack.length < 2) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        const re1 = this.pop();
+        const re2 = this.pop();
+        if (re2.op !== Regexp.Op.LEFT_PAREN) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        this.flags = re2.flags;
+        if (re2.lb !== 0) {
+          if (Parser3.hasCapture(re1)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CAPTURE_IN_LOOKBEHIND, this.wholeRegexp);
+          if (re2.lb > 0) re2.op = Regexp.Op.PLB;
+          else re2.op = Regexp.Op.NLB;
+          re2.subs = [re1];
+          this.push(re2);
+          return;
+        }
+        if (re2.cap === 0) this.push(re1);
+        else {
+          re2.op = Regexp.Op.CAPTURE;
+          re2.subs = [re1];
+          this.push(re2);
+        }
+      }
+      parsePerlClassEscape(t6, cc) {
+        const beforePos = t6.pos();
+        if ((this.flags & RE2Flags.PERL_X) === 0 || !t6.more() || t6.pop() !== Codepoint.CODES["\\"] || !t6.more()) return false;
+        t6.pop();
+        const p = t6.from(beforePos);
+        const g = PERL_GROUPS.has(p) ? PERL_GROUPS.get(p) : null;
+        if (g === null) return false;
+        cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+        return true;
+      }
+      parseNamedClass(t6, cc) {
+        const cls = t6.rest();
+        const i = cls.indexOf(":]");
+        if (i < 0) return false;
+        const name = cls.substring(0, i + 2);
+        t6.skipString(name);
+        const g = POSIX_GROUPS.has(name) ? POSIX_GROUPS.get(name) : null;
+        if (g === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, name);
+        cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+        return true;
+      }
+      parseUnicodeClass(t6, cc) {
+        const startPos = t6.pos();
+        if ((this.flags & RE2Flags.UNICODE_GROUPS) === 0 || !t6.lookingAt("\\p") && !t6.lookingAt("\\P")) return false;
+        t6.skip(1);
+        let sign = 1;
+        let c = t6.pop();
+        if (c === Codepoint.CODES["P"]) sign = -1;
+        if (!t6.more()) {
+          t6.rewindTo(startPos);
+          throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+        }
+        c = t6.pop();
+        let name;
+        if (c !== Codepoint.CODES["{"]) name = Utils.runeToString(c);
+        else {
+          const rest = t6.rest();
+          const end = rest.indexOf("}");
+          if (end < 0) {
+            t6.rewindTo(startPos);
+            throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+          }
+          name = rest.substring(0, end);
+          t6.skipString(name);
+          t6.skip(1);
+        }
+        if (!(name.length === 0) && name.codePointAt(0) === Codepoint.CODES["^"]) {
+          sign = 0 - sign;
+          name = name.substring(1);
+        }
+        const pair = Parser3.unicodeTable(name);
+        if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.from(startPos));
+        if (pair.sign < 0) sign = 0 - sign;
+        const tab = pair.tab;
+        const fold2 = pair.fold;
+        if ((this.flags & RE2Flags.FOLD_CASE) === 0 || fold2 === null) cc.appendTableWithSign(tab, sign);
+        else {
+          const tmp = new CharClass().appendTable(tab).appendTable(fold2).cleanClass().toArray();
+          cc.appendClassWithSign(Array.from(tmp), sign);
+        }
+        return true;
+      }
+      parseClass(t6) {
+        const startPos = t6.pos();
+        t6.skip(1);
+        const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+        re.flags = this.flags;
+        const cc = new CharClass();
+        let sign = 1;
+        if (t6.more() && t6.lookingAt("^")) {
+          sign = -1;
+          t6.skip(1);
+          if ((this.flags & RE2Flags.CLASS_NL) === 0) cc.appendRange(Codepoint.CODES["\n"], Codepoint.CODES["\n"]);
+        }
+        let first = true;
+        while (!t6.more() || t6.peek() !== Codepoint.CODES["]"] || first) {
+          if (t6.more() && t6.lookingAt("-") && (this.flags & RE2Flags.PERL_X) === 0 && !first) {
+            const s = t6.rest();
+            if (s === "-" || !s.startsWith("-]")) {
+              t6.rewindTo(startPos);
+              throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+            }
+          }
+          first = false;
+          const beforePos = t6.pos();
+          if (t6.lookingAt("[:")) {
+            if (this.parseNamedClass(t6, cc)) continue;
+            t6.rewindTo(beforePos);
+          }
+          if (this.parseUnicodeClass(t6, cc)) continue;
+          if (this.parsePerlClassEscape(t6, cc)) continue;
+          t6.rewindTo(beforePos);
+          const lo = Parser3.parseClassChar(t6, startPos);
+          let hi = lo;
+          if (t6.more() && t6.lookingAt("-")) {
+            t6.skip(1);
+            if (t6.more() && t6.lookingAt("]")) t6.skip(-1);
+            else {
+              hi = Parser3.parseClassChar(t6, startPos);
+              if (hi < lo) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.from(beforePos));
+            }
+          }
+          if ((this.flags & RE2Flags.FOLD_CASE) === 0) cc.appendRange(lo, hi);
+          else cc.appendFoldedRange(lo, hi);
+        }
+        t6.skip(1);
+        cc.cleanClass();
+        if (sign < 0) cc.negateClass();
+        re.runes = cc.toArray();
+        this.push(re);
+      }
+    };
+    RE2 = class RE22 {
+      static initTest(expr) {
+        const re2 = RE22.compile(expr);
+        const res = new RE22(re2.expr, re2.prog, re2.numSubexp, re2.longest);
+        res.cond = re2.cond;
+        res.prefix = re2.prefix;
+        res.prefixUTF8 = re2.prefixUTF8;
+        res.prefixComplete = re2.prefixComplete;
+        res.prefixRune = re2.prefixRune;
+        res.prefilter = re2.prefilter;
+        res.namedGroups = re2.namedGroups;
+        return res;
+      }
+      /**
+      * Parses a regular expression and returns, if successful, an {@code RE2} instance that can be
+      * used to match against text.
+      *
+      * When matching against text, the regexp returns a match that begins as early as possible in the
+      * input (leftmost), and among those it chooses the one that a backtracking search would have
+      * found first. This so-called leftmost-first matching is the same semantics that Perl, Python,
+      * and other implementations use, although this package implements it without the expense of
+      * backtracking. For POSIX leftmost-longest matching, see {@link #compilePOSIX}.
+      */
+      static compile(expr) {
+        return RE22.compileImpl(expr, RE2Flags.PERL, false);
+      }
+      /**
+      * {@code compilePOSIX} is like {@link #compile} but restricts the regular expression to POSIX ERE
+      * (egrep) syntax and changes the match semantics to leftmost-longest.
+      *
+      * That is, when matching against text, the regexp returns a match that begins as early as
+      * possible in the input (leftmost), and among those it chooses a match that is as long as
+      * possible. This so-called leftmost-longest matching is the same semantics that early regular
+      * expression implementations used and that POSIX specifies.
+      *
+      * However, there can be multiple leftmost-longest matches, with different submatch choices, and
+      * here this package diverges from POSIX. Among the possible leftmost-longest matches, this
+      * package chooses the one that a backtracking search would have found first, while POSIX
+      * specifies that the match be chosen to maximize the length of the first subexpression, then the
+      * second, and so on from left to right. The POSIX rule is computationally prohibitive and not
+      * even well-defined. See http://swtch.com/~rsc/regexp/regexp2.html#posix
+      */
+      static compilePOSIX(expr) {
+        return RE22.compileImpl(expr, RE2Flags.POSIX, true);
+      }
+      static compileImpl(expr, mode, longest) {
+        let re = Parser2.parse(expr, mode);
+        const maxCap = re.maxCap();
+        const namedGroups = re.namedGroups;
+        re = Simplify.simplify(re);
+        const prefilter = PrefilterTree.build(re);
+        const prog = Compiler.compileRegexp(re);
+        const re2 = new RE22(expr, prog, maxCap, longest);
+        re2.prefilter = prefilter.type === Prefilter.Type.NONE ? null : prefilter;
+        const [prefixCompl, prefixStr] = prog.prefix();
+        re2.prefixComplete = prefixCompl;
+        re2.prefix = prefixStr;
+        re2.prefixUTF8 = Utils.stringToUtf8ByteArray(re2.prefix);
+        if (re2.prefix.length > 0) re2.prefixRune = re2.prefix.codePointAt(0);
+        re2.namedGroups = namedGroups;
+        return re2;
+      }
+      /**
+      * Returns true iff textual regular expression {@code pattern} matches string {@code s}.
+      *
+      * More complicated queries need to use {@link #compile} and the full {@code RE2} interface.
+      */
+      static match(pattern, s) {
+        return RE22.compile(pattern).match(s);
+      }
+      constructor(expr, prog, numSubexp = 0, longest = 0) {
+        this.expr = expr;
+        this.prog = prog;
+        this.numSubexp = numSubexp;
+        this.longest = longest;
+        this.cond = prog.startCond();
+        this.prefix = null;
+        this.prefixUTF8 = null;
+        this.prefixComplete = false;
+        this.prefixRune = 0;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.machinePool = [];
+        this.lazyDFA = null;
+        this.onepass = OnePass.compile(this.prog);
+        this.prefilter = null;
+      }
+      get dfa() {
+        if (this.lazyDFA === null) this.lazyDFA = new DFA(this.prog);
+        return this.lazyDFA;
+      }
+      matchPrefixComplete(input, pos, anchor, ncap) {
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+        let matchStart = -1;
+        let matchEnd = -1;
+        const pLen = input.prefixLength(this);
+        if (anchor === RE2Flags.UNANCHORED) {
+          const idx = input.index(this, pos);
+          if (idx < 0) return null;
+          matchStart = pos + idx;
+          matchEnd = matchStart + pLen;
+        } else if (anchor === RE2Flags.ANCHOR_BOTH) {
+          if (input.endPos() !== pLen) return null;
+          if (input.index(this, 0) !== 0) return null;
+          matchStart = 0;
+          matchEnd = pLen;
+        } else if (anchor === RE2Flags.ANCHOR_START) {
+          if (input.index(this, 0) !== 0) return null;
+          matchStart = 0;
+          matchEnd = pLen;
+        }
+        if (matchStart < 0) return null;
+        if (ncap > 0) {
+          const matchcap = new Int32Array(ncap).fill(-1);
+          matchcap[0] = matchStart;
+          matchcap[1] = matchEnd;
+          return Array.from(matchcap);
+        }
+        return [];
+      }
+      createLookbehindState() {
+        return this.prog.numLb > 0 ? new LookbehindState(this.prog) : null;
+      }
+      executeEngine(input, pos, anchor, ncap, lbState = null) {
+        if (this.prefixComplete && (ncap === 0 || this.numSubexp === 0)) return this.matchPrefixComplete(input, pos, anchor, ncap);
+        if (this.prefilter !== null && anchor === RE2Flags.UNANCHORED) {
+          if (!this.prefilter.eval(input, pos)) return null;
+        }
+        if (this.onepass !== null) return OnePass.execute(this, input, pos, anchor, ncap);
+        if (ncap > 0) {
+          if (this.prog.numLb === 0 && input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+          return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+        }
+        if (this.prog.numLb === 0) {
+          const dfaResult = this.dfa.match(input, pos, anchor);
+          if (dfaResult !== null) return dfaResult ? [] : null;
+          if (input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+        }
+        return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+      }
+      /**
+      * Returns the number of parenthesized subexpressions in this regular expression.
+      */
+      numberOfCapturingGroups() {
+        return this.numSubexp;
+      }
+      /**
+      * Returns the number of instructions in this compiled regular expression program.
+      */
+      numberOfInstructions() {
+        return this.prog.numInst();
+      }
+      get() {
+        return this.machinePool.length > 0 ? this.machinePool.pop() : null;
+      }
+      reset() {
+        this.machinePool.length = 0;
+      }
+      put(m) {
+        this.machinePool.push(m);
+      }
+      toString() {
+        return this.expr;
+      }
+      doExecuteNFA(input, pos, anchor, ncap, lbState = null) {
+        let m = this.get();
+        if (!m) m = Machine.fromRE2(this);
+        m.init(ncap);
+        const cap = m.match(input, pos, anchor, lbState) ? m.submatches() : null;
+        this.put(m);
+        return cap;
+      }
+      match(s) {
+        return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 0) !== null;
+      }
+      /**
+      * Matches the regular expression against input starting at position start and ending at position
+      * end, with the given anchoring. Records the submatch boundaries in group, which is [start, end)
+      * pairs of byte offsets. The number of boundaries needed is inferred from the size of the group
+      * array. It is most efficient not to ask for submatch boundaries.
+      *
+      * @param input the input byte array
+      * @param start the beginning position in the input
+      * @param end the end position in the input
+      * @param anchor the anchoring flag (UNANCHORED, ANCHOR_START, ANCHOR_BOTH)
+      * @param group the array to fill with submatch positions
+      * @param ngroup the number of array pairs to fill in
+      * @param lbState optional state carried between successive matches over the same input (see
+      *   createLookbehindState); omit it to evaluate lookbehinds from the beginning of the input
+      * @returns true if a match was found
+      */
+      matchWithGroup(input, start, end, anchor, ngroup, lbState = null) {
+        if (!(input instanceof MatcherInputBase)) {
+          if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+          else input = MatcherInput.utf16(input);
+        }
+        return this.matchMachineInput(input, start, end, anchor, ngroup, lbState);
+      }
+      matchMachineInput(input, start, end, anchor, ngroup, lbState = null) {
+        if (start > end) return [false, null];
+        const machineInput = input.isUTF16Encoding() ? MachineInput.fromUTF16(input.asCharSequence(), 0, end) : MachineInput.fromUTF8(input.asBytes(), 0, end);
+        const groupMatch = this.executeEngine(machineInput, start, anchor, 2 * ngroup, lbState);
+        if (groupMatch === null) return [false, null];
+        return [true, groupMatch];
+      }
+      /**
+      * Returns true iff this regexp matches the UTF-8 byte array {@code b}.
+      */
+      matchUTF8(b) {
+        return this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 0) !== null;
+      }
+      /**
+      * Returns a copy of {@code src} in which all matches for this regexp have been replaced by
+      * {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceAll(src, repl) {
+        return this.replaceAllFunc(src, () => repl, 2 * src.length + 1);
+      }
+      /**
+      * Returns a copy of {@code src} in which only the first match for this regexp has been replaced
+      * by {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceFirst(src, repl) {
+        return this.replaceAllFunc(src, () => repl, 1);
+      }
+      /**
+      * Returns a copy of {@code src} in which at most {@code maxReplaces} matches for this regexp have
+      * been replaced by the return value of of function {@code repl} (whose first argument is the
+      * matched string). No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceAllFunc(src, replFunc, maxReplaces) {
+        let lastMatchEnd = 0;
+        let searchPos = 0;
+        let out = "";
+        const input = MachineInput.fromUTF16(src);
+        const lbState = this.createLookbehindState();
+        let numReplaces = 0;
+        while (searchPos <= src.length) {
+          const a = this.executeEngine(input, searchPos, RE2Flags.UNANCHORED, 2, lbState);
+          if (a === null || a.length === 0) break;
+          out += src.substring(lastMatchEnd, a[0]);
+          if (a[1] > lastMatchEnd || a[0] === 0) {
+            out += replFunc(src.substring(a[0], a[1]));
+            numReplaces++;
+          }
+          lastMatchEnd = a[1];
+          const width = input.step(searchPos) & 7;
+          if (searchPos + width > a[1]) searchPos += width;
+          else if (searchPos + 1 > a[1]) searchPos++;
+          else searchPos = a[1];
+          if (numReplaces >= maxReplaces) break;
+        }
+        out += src.substring(lastMatchEnd);
+        return out;
+      }
+      pad(a) {
+        if (a === null) return null;
+        let n = (1 + this.numSubexp) * 2;
+        if (a.length < n) {
+          let a2 = new Array(n).fill(-1);
+          for (let i = 0; i < a.length; i++) a2[i] = a[i];
+          a = a2;
+        }
+        return a;
+      }
+      allMatches(input, n, deliverFun = (v) => v) {
+        let result = [];
+        const end = input.endPos();
+        if (n < 0) n = end + 1;
+        let pos = 0;
+        let i = 0;
+        let prevMatchEnd = -1;
+        const lbState = this.createLookbehindState();
+        while (i < n && pos <= end) {
+          const matches = this.executeEngine(input, pos, RE2Flags.UNANCHORED, this.prog.numCap, lbState);
+          if (matches === null || matches.length === 0) break;
+          let accept = true;
+          if (matches[1] === pos) {
+            if (matches[0] === prevMatchEnd) accept = false;
+            const r = input.step(pos);
+            if (r < 0) pos = end + 1;
+            else pos += r & 7;
+          } else pos = matches[1];
+          prevMatchEnd = matches[1];
+          if (accept) {
+            result.push(deliverFun(this.pad(matches)));
+            i++;
+          }
+        }
+        return result;
+      }
+      /**
+      * Returns an array holding the text of the leftmost match in {@code b} of this regular
+      * expression.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return null;
+        return b.slice(a[0], a[1]);
+      }
+      /**
+      * Returns a two-element array of integers defining the location of the leftmost match in
+      * {@code b} of this regular expression. The match itself is at {@code b[loc[0]...loc[1]]}.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8Index(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return null;
+        return a.slice(0, 2);
+      }
+      /**
+      * Returns a string holding the text of the leftmost match in {@code s} of this regular
+      * expression.
+      *
+      * If there is no match, the return value is an empty string, but it will also be empty if the
+      * regular expression successfully matches an empty string. Use {@link #findIndex} or
+      * {@link #findSubmatch} if it is necessary to distinguish these cases.
+      */
+      find(s) {
+        const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return "";
+        return s.substring(a[0], a[1]);
+      }
+      /**
+      * Returns a two-element array of integers defining the location of the leftmost match in
+      * {@code s} of this regular expression. The match itself is at
+      * {@code s.substring(loc[0], loc[1])}.
+      *
+      * A return value of null indicates no match.
+      */
+      findIndex(s) {
+        return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+      }
+      /**
+      * Returns an array of arrays the text of the leftmost match of the regular expression in
+      * {@code b} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8Submatch(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+        if (a === null) return null;
+        const ret = new Array(1 + this.numSubexp).fill(null);
+        for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = b.slice(a[2 * i], a[2 * i + 1]);
+        return ret;
+      }
+      /**
+      * Returns an array holding the index pairs identifying the leftmost match of this regular
+      * expression in {@code b} and the matches, if any, of its subexpressions, as defined by the the
+      * <a href='#submatch'>Submatch</a> and <a href='#index'>Index</a> descriptions above.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8SubmatchIndex(b) {
+        return this.pad(this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+      }
+      /**
+      * Returns an array of strings holding the text of the leftmost match of the regular expression in
+      * {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findSubmatch(s) {
+        const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+        if (a === null) return null;
+        const ret = new Array(1 + this.numSubexp).fill(null);
+        for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = s.substring(a[2 * i], a[2 * i + 1]);
+        return ret;
+      }
+      /**
+      * Returns an array holding the index pairs identifying the leftmost match of this regular
+      * expression in {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findSubmatchIndex(s) {
+        return this.pad(this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+      }
+      /**
+      * {@code findAllUTF8()} is the <a href='#all'>All</a> version of {@link #findUTF8}; it returns a
+      * list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      *
+      * TODO(adonovan): think about defining a byte slice view class, like a read-only Go slice backed
+      * by |b|.
+      */
+      findAllUTF8(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => b.slice(match[0], match[1]));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8Index} is the <a href='#all'>All</a> version of {@link #findUTF8Index}; it
+      * returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8Index(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => match.slice(0, 2));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAll} is the <a href='#all'>All</a> version of {@link #find}; it returns a list of up
+      * to {@code n} successive matches of the expression, as defined by the <a href='#all'>All</a>
+      * description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAll(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => s.substring(match[0], match[1]));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllIndex} is the <a href='#all'>All</a> version of {@link #findIndex}; it returns a
+      * list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllIndex(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => match.slice(0, 2));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8Submatch} is the <a href='#all'>All</a> version of {@link #findUTF8Submatch};
+      * it returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8Submatch(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => {
+          let slice = new Array(match.length / 2 | 0).fill(null);
+          for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = b.slice(match[2 * j], match[2 * j + 1]);
+          return slice;
+        });
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8SubmatchIndex} is the <a href='#all'>All</a> version of
+      * {@link #findUTF8SubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+      * expression, as defined by the <a href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8SubmatchIndex(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n);
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllSubmatch} is the <a href='#all'>All</a> version of {@link #findSubmatch}; it
+      * returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllSubmatch(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => {
+          let slice = new Array(match.length / 2 | 0).fill(null);
+          for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = s.substring(match[2 * j], match[2 * j + 1]);
+          return slice;
+        });
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllSubmatchIndex} is the <a href='#all'>All</a> version of
+      * {@link #findSubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+      * expression, as defined by the <a href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllSubmatchIndex(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n);
+        if (result.length === 0) return null;
+        return result;
+      }
+    };
+    RE2Set = class RE2Set2 {
+      /** @type {number} */
+      static UNANCHORED = RE2Flags.UNANCHORED;
+      /** @type {number} */
+      static ANCHOR_START = RE2Flags.ANCHOR_START;
+      /** @type {number} */
+      static ANCHOR_BOTH = RE2Flags.ANCHOR_BOTH;
+      /**
+      * Constructs a new RE2Set with the specified anchor mode and flags.
+      * @param {number} [anchor=RE2Set.UNANCHORED] - The anchoring mode (e.g., RE2Set.UNANCHORED).
+      * @param {number} [flags=0] - The public flags to apply to all patterns in the set.
+      * @param {number} [maxMem=8388608] - The maximum memory in bytes to use for the DFA (default 8MB).
+      */
+      constructor(anchor = RE2Set2.UNANCHORED, flags = 0, maxMem = 8388608) {
+        if (![
+          RE2Set2.UNANCHORED,
+          RE2Set2.ANCHOR_START,
+          RE2Set2.ANCHOR_BOTH
+        ].includes(anchor)) throw new RE2JSFlagsException("The anchor should be RE2Set.UNANCHORED, RE2Set.ANCHOR_START or RE2Set.ANCHOR_BOTH");
+        Utils.checkFlags(flags);
+        this.anchor = anchor;
+        this.jsFlags = flags;
+        this.maxMem = maxMem;
+        let re2Flags = RE2Flags.PERL;
+        if ((flags & PublicFlags.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+        if ((flags & PublicFlags.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+        this.re2Flags = re2Flags;
+        this.regexps = [];
+        this.prog = null;
+        this.dfa = null;
+        this.dummyRe2 = null;
+      }
+      /**
+      * Adds a new regular expression pattern to the set.
+      * Patterns cannot be added after the set has been compiled.
+      * @param {string} pattern - The regular expression pattern to add.
+      * @returns {number} The integer index assigned to the added pattern.
+      * @throws {RE2JSCompileException} If patterns are added after compilation.
+      */
+      add(pattern) {
+        if (this.prog) throw new RE2JSCompileException("Cannot add patterns after compile");
+        Utils.checkPattern(pattern);
+        let fregex = pattern;
+        if ((this.jsFlags & PublicFlags.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+        if ((this.jsFlags & PublicFlags.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+        if ((this.jsFlags & PublicFlags.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+        const re = Parser2.parse(fregex, this.re2Flags);
+        this.regexps.push(Simplify.simplify(re));
+        return this.regexps.length - 1;
+      }
+      /**
+      * Compiles the added patterns into a single state machine.
+      * This is automatically called on the first match if not called explicitly.
+      * @returns {void}
+      */
+      compile() {
+        if (this.prog) return;
+        const prog = Compiler.compileSet(this.regexps);
+        if (prog.numInst() > Parser2.MAX_SIZE) throw new RE2JSCompileException(`${Parser2.ERR_LARGE}: the set compiles to ${prog.numInst()} instructions, more than ${Parser2.MAX_SIZE}`);
+        this.prog = prog;
+        this.dfa = new DFA(this.prog, this.maxMem);
+        this.dummyRe2 = {
+          prog: this.prog,
+          cond: this.prog.startCond(),
+          prefix: "",
+          prefixRune: 0,
+          longest: false
+        };
+      }
+      /**
+      * Matches the input against the compiled set of regular expressions.
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to match against.
+      * @returns {number[]} An array of indices representing the patterns that successfully matched the input.
+      */
+      match(input) {
+        if (!this.prog) this.compile();
+        const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+        let internalAnchor = RE2Flags.UNANCHORED;
+        if (this.anchor === RE2Set2.ANCHOR_START) internalAnchor = RE2Flags.ANCHOR_START;
+        else if (this.anchor === RE2Set2.ANCHOR_BOTH) internalAnchor = RE2Flags.ANCHOR_BOTH;
+        const dfaResult = this.dfa.matchSet(machineInput, 0, internalAnchor);
+        if (dfaResult !== null) return dfaResult;
+        const machine = Machine.fromRE2(this.dummyRe2);
+        machine.init(0);
+        return machine.matchSet(machineInput, 0, internalAnchor);
+      }
+    };
+    TranslateRegExpString = class TranslateRegExpString2 {
+      static isHexadecimal(ch) {
+        return "0" <= ch && ch <= "9" || "A" <= ch && ch <= "F" || "a" <= ch && ch <= "f";
+      }
+      static translate(data2) {
+        let prefixFlags = "";
+        if (Object.prototype.toString.call(data2) === "[object RegExp]") {
+          if (data2.ignoreCase) prefixFlags += "i";
+          if (data2.multiline) prefixFlags += "m";
+          if (data2.dotAll) prefixFlags += "s";
+          data2 = data2.source;
+        }
+        if (typeof data2 !== "string") return data2;
+        let result = "";
+        let changed = false;
+        let size3 = data2.length;
+        if (size3 === 0) {
+          result = "(?:)";
+          changed = true;
+        }
+        let inCharClass = false;
+        let i = 0;
+        while (i < size3) {
+          let ch = data2[i];
+          if (ch === "\\") {
+            if (i + 1 < size3) {
+              ch = data2[i + 1];
+              switch (ch) {
+                case "\\":
+                  result += "\\\\";
+                  i += 2;
+                  continue;
+                case "c":
+                  if (i + 2 < size3) {
+                    let code19 = data2[i + 2].charCodeAt(0);
+                    if (code19 >= 65 && code19 <= 90 || code19 >= 97 && code19 <= 122) {
+                      let val = code19 % 32;
+                      result += "\\x";
+                      result += (val >> 4).toString(16).toUpperCase();
+                      result += (val & 15).toString(16).toUpperCase();
+                      i += 3;
+                      changed = true;
+                      continue;
+                    }
+                  }
+                  result += "c";
+                  i += 2;
+                  changed = true;
+                  continue;
+                case "u":
+                  if (i + 2 < size3) {
+                    if (data2[i + 2] === "{") {
+                      let j = i + 3;
+                      let hasHex = false;
+                      let closed = false;
+                      while (j < size3) {
+                        const hexChar = data2[j];
+                        if (hexChar === "}") {
+                          closed = true;
+                          break;
+                        }
+                        if (!TranslateRegExpString2.isHexadecimal(hexChar)) break;
+                        hasHex = true;
+                        j++;
+                      }
+                      if (closed && hasHex) {
+                        result += "\\x";
+                        i += 2;
+                        changed = true;
+                        continue;
+                      }
+                    } else if (i + 5 < size3) {
+                      let isHex4 = true;
+                      for (let j = 0; j < 4; j++) if (!TranslateRegExpString2.isHexadecimal(data2[i + 2 + j])) {
+                        isHex4 = false;
+                        break;
+                      }
+                      if (isHex4) {
+                        result += "\\x{" + data2.substring(i + 2, i + 6) + "}";
+                        i += 6;
+                        changed = true;
+                        continue;
+                      }
+                    }
+                  }
+                  result += "u";
+                  i += 2;
+                  changed = true;
+                  continue;
+                case "x": {
+                  let isValidHex = false;
+                  if (i + 2 < size3 && data2[i + 2] === "{") {
+                    let j = i + 3;
+                    let hasHex = false;
+                    let closed = false;
+                    while (j < size3) {
+                      const hexChar = data2[j];
+                      if (hexChar === "}") {
+                        closed = true;
+                        break;
+                      }
+                      if (!TranslateRegExpString2.isHexadecimal(hexChar)) break;
+                      hasHex = true;
+                      j++;
+                    }
+                    if (closed && hasHex) isValidHex = true;
+                  } else if (i + 3 < size3 && TranslateRegExpString2.isHexadecimal(data2[i + 2]) && TranslateRegExpString2.isHexadecimal(data2[i + 3])) isValidHex = true;
+                  if (isValidHex) {
+                    result += "\\x";
+                    i += 2;
+                  } else {
+                    result += "x";
+                    i += 2;
+                    changed = true;
+                  }
+                  continue;
+                }
+                case "n":
+                case "r":
+                case "t":
+                case "a":
+                case "f":
+                case "v":
+                case "d":
+                case "D":
+                case "s":
+                case "S":
+                case "w":
+                case "W":
+                case "b":
+                case "B":
+                case "p":
+                case "P":
+                case "A":
+                case "z":
+                case "Q":
+                case "E":
+                case "0":
+                case "1":
+                case "2":
+                case "3":
+                case "4":
+                case "5":
+                case "6":
+                case "7":
+                  result += "\\" + ch;
+                  i += 2;
+                  continue;
+                default: {
+                  let cp2 = data2.codePointAt(i + 1);
+                  if (cp2 >= 48 && cp2 <= 57 || cp2 >= 65 && cp2 <= 90 || cp2 >= 97 && cp2 <= 122) {
+                    let symSize2 = Utils.charCount(cp2);
+                    result += data2.substring(i + 1, i + 1 + symSize2);
+                    i += symSize2 + 1;
+                    changed = true;
+                  } else {
+                    result += "\\";
+                    let symSize2 = Utils.charCount(cp2);
+                    result += data2.substring(i + 1, i + 1 + symSize2);
+                    i += symSize2 + 1;
+                  }
+                  continue;
+                }
+              }
+            }
+          } else if (ch === "/") {
+            result += "\\/";
+            i += 1;
+            changed = true;
+            continue;
+          } else if (ch === "[") {
+            if (!inCharClass && data2[i + 1] === "]") {
+              result += "[^\\x00-\\x{10FFFF}]";
+              i += 2;
+              changed = true;
+              continue;
+            }
+            if (!inCharClass && data2[i + 1] === "^" && data2[i + 2] === "]") {
+              result += "[\\x00-\\x{10FFFF}]";
+              i += 3;
+              changed = true;
+              continue;
+            }
+            inCharClass = true;
+          } else if (ch === "]") inCharClass = false;
+          else if (!inCharClass && ch === "(" && i + 2 < size3 && data2[i + 1] === "?" && data2[i + 2] === "<") {
+            if (i + 3 < size3 && !"=!>)".includes(data2[i + 3])) {
+              result += "(?P<";
+              i += 3;
+              changed = true;
+              continue;
+            }
+          }
+          let cp = data2.codePointAt(i);
+          let symSize = Utils.charCount(cp);
+          result += data2.substring(i, i + symSize);
+          i += symSize;
+        }
+        const finalResult = changed ? result : data2;
+        if (prefixFlags.length > 0) return `(?${prefixFlags})${finalResult}`;
+        return finalResult;
+      }
+    };
+    execResult = (m, input) => {
+      const result = m.matchArray();
+      result.index = m.start(0);
+      result.input = input;
+      result.groups = m.namedGroupsObject();
+      return result;
+    };
+    RE2JS = class RE2JS2 {
+      /**
+      * Flag: case insensitive matching.
+      */
+      static CASE_INSENSITIVE = PublicFlags.CASE_INSENSITIVE;
+      /**
+      * Flag: dot ({@code .}) matches all characters, including newline.
+      */
+      static DOTALL = PublicFlags.DOTALL;
+      /**
+      * Flag: multiline matching: {@code ^} and {@code $} match at beginning and end of line, not just
+      * beginning and end of input.
+      */
+      static MULTILINE = PublicFlags.MULTILINE;
+      /**
+      * Flag: Unicode groups (e.g. {@code \p\ Greek\} ) will be syntax errors.
+      */
+      static DISABLE_UNICODE_GROUPS = PublicFlags.DISABLE_UNICODE_GROUPS;
+      /**
+      * Flag: matches longest possible string.
+      */
+      static LONGEST_MATCH = PublicFlags.LONGEST_MATCH;
+      /**
+      * Flag: enable linear-time captureless lookbehinds.
+      */
+      static LOOKBEHINDS = PublicFlags.LOOKBEHINDS;
+      /**
+      * Returns a literal pattern string for the specified string.
+      *
+      * This method produces a string that can be used to create a <code>RE2JS</code> that would
+      * match the string <code>s</code> as if it were a literal pattern.
+      *
+      * Metacharacters or escape sequences in the input sequence will be given no special meaning.
+      *
+      * @param {string} str The string to be literalized
+      * @returns {string} A literal string replacement
+      */
+      static quote(str) {
+        return Utils.quoteMeta(str);
+      }
+      /**
+      * Quotes '\' and '$' in {@code str}, so that the returned string could be used in
+      * replacement methods as a literal replacement of {@code str}.
+      *
+      * This is a convenience delegation to {@link Matcher.quoteReplacement}.
+      *
+      * @param {string} str the string to be quoted
+      * @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+      * @returns {string} the quoted string
+      */
+      static quoteReplacement(str, javaMode = false) {
+        return Matcher.quoteReplacement(str, javaMode);
+      }
+      /**
+      * Translates a given regular expression string to ensure compatibility with RE2JS.
+      *
+      * This function preprocesses the input regex string by applying necessary transformations,
+      * such as escaping special characters (e.g., `/`), converting named capture groups to
+      * RE2JS-compatible syntax, and handling Unicode sequences properly. It ensures that the
+      * resulting regex is safe and properly formatted before compilation.
+      *
+      * @param {string|RegExp} expr - The regular expression string to be translated.
+      * @returns {string} - The transformed regular expression string, ready for compilation.
+      */
+      static translateRegExp(expr) {
+        return TranslateRegExpString.translate(expr);
+      }
+      /**
+      * Helper: create new RE2JS with given regex and flags. Flregex is the regex with flags applied.
+      * @param {string} regex
+      * @param {number} [flags=0]
+      * @returns {RE2JS}
+      */
+      static compile(regex2, flags = 0) {
+        Utils.checkPattern(regex2);
+        Utils.checkFlags(flags);
+        let fregex = regex2;
+        if ((flags & RE2JS2.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+        if ((flags & RE2JS2.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+        if ((flags & RE2JS2.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+        let re2Flags = RE2Flags.PERL;
+        if ((flags & RE2JS2.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+        if ((flags & RE2JS2.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+        const p = new RE2JS2(regex2, flags);
+        p.re2Input = RE2.compileImpl(fregex, re2Flags, (flags & RE2JS2.LONGEST_MATCH) !== 0);
+        return p;
+      }
+      /**
+      * Matches a string against a regular expression.
+      *
+      * @param {string} regex the regular expression
+      * @param {string|number[]|Uint8Array} input the input
+      * @returns {boolean} true if the regular expression matches the entire input
+      * @throws RE2JSSyntaxException if the regular expression is malformed
+      */
+      static matches(regex2, input) {
+        return RE2JS2.compile(regex2).testExact(input);
+      }
+      /**
+      * This is visible for testing.
+      * @private
+      */
+      static initTest(pattern, flags, re2) {
+        if (pattern == null) throw new Error("pattern is null");
+        if (re2 == null) throw new Error("re2 is null");
+        const p = new RE2JS2(pattern, flags);
+        p.re2Input = re2;
+        return p;
+      }
+      /**
+      *
+      * @param {string} pattern
+      * @param {number} flags
+      */
+      constructor(pattern, flags) {
+        this.patternInput = pattern;
+        this.flagsInput = flags;
+        this.re2Input = null;
+      }
+      /**
+      * Releases memory used by internal caches associated with this pattern. Does not change the
+      * observable behaviour. Useful for tests that detect memory leaks via allocation tracking.
+      */
+      reset() {
+        this.re2Input.reset();
+      }
+      /**
+      * Returns the flags used in the constructor.
+      * @returns {number}
+      */
+      flags() {
+        return this.flagsInput;
+      }
+      /**
+      * Returns the pattern used in the constructor.
+      * @returns {string}
+      */
+      pattern() {
+        return this.patternInput;
+      }
+      re2() {
+        return this.re2Input;
+      }
+      /**
+      * Matches a string against a regular expression.
+      *
+      * @param {string|number[]|Uint8Array} input the input
+      * @returns {boolean} true if the regular expression matches the entire input
+      */
+      matches(input) {
+        return this.testExact(input);
+      }
+      /**
+      * Creates a new {@code Matcher} matching the pattern against the input.
+      *
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input the input string
+      * @returns {Matcher}
+      */
+      matcher(input) {
+        if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+        return new Matcher(this, input);
+      }
+      /**
+      * Tests whether the regular expression matches any part of the input string.
+      * Performance Note: This method is highly optimized. Because it only returns
+      * a boolean and does not extract capture groups, it bypasses the `Matcher` overhead
+      * and guarantees execution on the high-speed DFA engine whenever possible.
+      *
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+      * @returns {boolean} `true` if the pattern is found anywhere in the input, `false` otherwise.
+      */
+      test(input) {
+        if (Utils.isByteArray(input)) return this.re2Input.matchUTF8(input);
+        return this.re2Input.match(input);
+      }
+      /**
+      * Tests whether the regular expression matches the ENTIRE input string.
+      * * **Performance Note:** This operates identically to `.matches()`, but is significantly
+      * faster because it does not request capture group data. By requesting 0 capture groups,
+      * it securely routes execution through the DFA fast-path.
+      *
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+      * @returns {boolean} `true` if the exact input string fully matches the pattern, `false` otherwise.
+      */
+      testExact(input) {
+        const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+        return this.re2Input.executeEngine(machineInput, 0, RE2Flags.ANCHOR_BOTH, 0) !== null;
+      }
+      /**
+      * Executes a search for a match in a specified string.
+      * Returns a result array, or null if no match is found.
+      * The returned array perfectly mirrors standard JavaScript `RegExpExecArray`,
+      * including `.index`, `.input`, and `.groups` properties.
+      *
+      * @param {string|number[]|Uint8Array} input the input string or byte array
+      * @returns {Array|null} the match array with index, input, and groups properties, or null
+      */
+      exec(input) {
+        const m = this.matcher(input);
+        return m.find() ? execResult(m, input) : null;
+      }
+      /**
+      * Splits input around instances of the regular expression. It returns an array giving the strings
+      * that occur before, between, and after instances of the regular expression.
+      *
+      * If {@code limit <= 0}, there is no limit on the size of the returned array. If
+      * {@code limit == 0}, empty strings that would occur at the end of the array are omitted. If
+      * {@code limit > 0}, at most limit strings are returned. The final string contains the remainder
+      * of the input, possibly including additional matches of the pattern.
+      *
+      * @param {string} input the input string to be split
+      * @param {number} [limit=0] the limit
+      * @returns {string[]} the split strings
+      */
+      split(input, limit = 0) {
+        const m = this.matcher(input);
+        const result = [];
+        let emptiesSkipped = 0;
+        let last = 0;
+        while (m.find()) {
+          if (last === 0 && m.end() === 0) {
+            last = m.end();
+            continue;
+          }
+          if (limit > 0 && result.length === limit - 1) break;
+          if (last === m.start()) {
+            if (limit === 0) {
+              emptiesSkipped += 1;
+              last = m.end();
+              continue;
+            }
+          } else while (emptiesSkipped > 0) {
+            result.push("");
+            emptiesSkipped -= 1;
+          }
+          result.push(m.substring(last, m.start()));
+          last = m.end();
+        }
+        if (limit === 0 && last !== m.inputLength()) {
+          while (emptiesSkipped > 0) {
+            result.push("");
+            emptiesSkipped -= 1;
+          }
+          result.push(m.substring(last, m.inputLength()));
+        }
+        if (limit !== 0 || result.length === 0 && !(last === m.inputLength() && last > 0)) result.push(m.substring(last, m.inputLength()));
+        return result;
+      }
+      /**
+      * Returns an iterator of all results matching a string against the regular expression,
+      * including capturing groups.
+      *
+      * @param {string|number[]|Uint8Array} input the input string or byte array
+      * @returns {IterableIterator<RegExpMatchArray>}
+      */
+      *matchAll(input) {
+        const m = this.matcher(input);
+        while (m.find()) yield execResult(m, input);
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        return this.patternInput;
+      }
+      /**
+      * Returns the program size of this pattern.
+      *
+      * <p>
+      * Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+      * "cost". Larger numbers are more expensive than smaller numbers.
+      * </p>
+      *
+      * @returns {number} the program size of this pattern
+      */
+      programSize() {
+        return this.re2Input.numberOfInstructions();
+      }
+      /**
+      * Returns the number of capturing groups in this matcher's pattern. Group zero denotes the entire
+      * pattern and is excluded from this count.
+      *
+      * @returns {number} the number of capturing groups in this pattern
+      */
+      groupCount() {
+        return this.re2Input.numberOfCapturingGroups();
+      }
+      /**
+      * Return a map of the capturing groups in this matcher's pattern, where key is the name and value
+      * is the index of the group in the pattern.
+      * @returns {Record<string, number>}
+      */
+      namedGroups() {
+        return this.re2Input.namedGroups;
+      }
+      /**
+      *
+      * @param {*} other
+      * @returns {boolean}
+      */
+      equals(other) {
+        if (this === other) return true;
+        if (other === null || this.constructor !== other.constructor) return false;
+        return this.flagsInput === other.flagsInput && this.patternInput === other.patternInput;
+      }
+    };
+  }
+});
+
+// src/core/text/linear-regex.ts
+function compileUserRegex(source, flags = "") {
+  if (flags.includes("v")) return refuse(source, "the v flag");
+  try {
+    new RegExp(source, flags);
+  } catch (err) {
+    return { ok: false, error: `invalid regular expression ${JSON.stringify(source)}: ${reason(err).replace(/^Invalid regular expression: \/.*\/\w*: /s, "")}` };
+  }
+  let bits = RE2JS.LOOKBEHINDS;
+  for (const flag of flags) if (!NEUTRAL_FLAGS.has(flag)) bits |= FLAG_BITS[flag] ?? 0;
+  const unsupported = unsupportedSyntax(source);
+  if (unsupported !== void 0) return refuse(source, unsupported);
+  let compiled3;
+  try {
+    compiled3 = RE2JS.compile(asJavaScript(RE2JS.translateRegExp(source), flags.includes("s")), bits);
+  } catch (err) {
+    return refuse(source, reason(err).replace(/^error parsing regexp: /, ""));
+  }
+  const shown = `/${source}/${flags}`;
+  const find = (text2, from = 0) => {
+    const matcher = compiled3.matcher(text2);
+    return matcher.find(from) ? { index: matcher.start(), length: matcher.end() - matcher.start() } : void 0;
+  };
+  return { ok: true, regex: { source, flags, test: (text2) => compiled3.test(text2), find, toString: () => shown } };
+}
+function refuse(source, what) {
+  return {
+    ok: false,
+    error: `regular expression ${JSON.stringify(source)}: ${what} is not supported (user patterns run in a linear-time engine, RE2 syntax: no lookahead, no backreferences)`
+  };
+}
+function unsupportedSyntax(source) {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") {
+      const next = source[i + 1] ?? "";
+      if (!inClass && /[1-9]/.test(next)) return `the backreference \\${next}`;
+      if (!inClass && next === "k" && source[i + 2] === "<") return "the backreference \\k<…>";
+      i++;
+    } else if (ch === "[") inClass = true;
+    else if (ch === "]") inClass = false;
+    else if (!inClass && ch === "(" && source[i + 1] === "?") {
+      const kind = source[i + 2];
+      if (kind === "=") return "the lookahead (?=…)";
+      if (kind === "!") return "the negative lookahead (?!…)";
+    }
+  }
+  return void 0;
+}
+function asJavaScript(re2, dotAll) {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < re2.length; i++) {
+    const ch = re2[i];
+    if (ch === "\\") {
+      const next = re2[i + 1] ?? "";
+      i++;
+      if (next === "s") out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
+      else if (next === "S" && !inClass) out += `[^${JS_SPACE}]`;
+      else out += ch + next;
+    } else {
+      if (ch === "[") inClass = true;
+      else if (ch === "]") inClass = false;
+      out += ch === "." && !inClass && !dotAll ? JS_DOT : ch;
+    }
+  }
+  return out;
+}
+function reason(err) {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}
+var FLAG_BITS, NEUTRAL_FLAGS, JS_SPACE, JS_DOT;
+var init_linear_regex = __esm({
+  "src/core/text/linear-regex.ts"() {
+    "use strict";
+    init_build();
+    FLAG_BITS = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+    NEUTRAL_FLAGS = /* @__PURE__ */ new Set(["u", "g", "y", "d"]);
+    JS_SPACE = "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+    JS_DOT = "[^\\n\\r\\x{2028}\\x{2029}]";
+  }
+});
+
 // src/core/flows/checks/operators.ts
 import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
 function checkOutput(a, outputs, using = {}) {
@@ -8473,7 +15387,7 @@ function show(value) {
 }
 function compileMatches(source) {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return m ? new RegExp(m[1], m[2].replace("g", "").replace("y", "")) : new RegExp(source);
+  return m ? compileUserRegex(m[1], m[2]) : compileUserRegex(source);
 }
 function describeComparison(c) {
   const sign = { equals: "==", gt: ">", gte: ">=", lt: "<", lte: "<=" };
@@ -8546,26 +15460,39 @@ var init_operators = __esm({
     init_similarity();
     init_snapshot();
     init_path();
+    init_linear_regex();
   }
 });
 
 // src/core/config/policy/pattern.ts
 function compilePolicyPattern(source) {
   const isRegex = /^\/.*\/[a-z]*$/s.test(source) && source.length >= 2;
-  if (isRegex) return { source, regex: compileMatches(source), isRegex };
-  return { source, regex: new RegExp(source.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")), isRegex };
+  if (isRegex) return { source, regex: compiled(source), isRegex };
+  return { source, regex: phrase(source), isRegex };
 }
 function compileWholePattern(source) {
-  return { source, regex: compileMatches(source), isRegex: true };
+  return { source, regex: compiled(source), isRegex: true };
+}
+function compiled(source) {
+  const result = compileMatches(source);
+  if (!result.ok) throw new Error(result.error);
+  return result.regex;
+}
+function phrase(source) {
+  const find = (text2, from = 0) => {
+    const index = text2.indexOf(source, from);
+    return index === -1 ? void 0 : { index, length: source.length };
+  };
+  return { source, flags: "", test: (text2) => text2.includes(source), find, toString: () => JSON.stringify(source) };
 }
 function matchesOf(pattern, text2, max = 20) {
   const found = [];
   let from = 0;
   while (from <= text2.length && found.length < max) {
-    const m = pattern.regex.exec(from === 0 ? text2 : text2.slice(from));
+    const m = pattern.regex.find(text2, from);
     if (!m) break;
-    found.push({ index: from + m.index, length: m[0].length });
-    from += m.index + Math.max(1, m[0].length);
+    found.push(m);
+    from = m.index + Math.max(1, m.length);
   }
   return found;
 }
@@ -8680,8 +15607,8 @@ function escapeChar(ch) {
   if (ch === "\n") return "\\n";
   if (ch === "\r") return "\\r";
   if (ch === "	") return "\\t";
-  const code3 = ch.codePointAt(0);
-  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
+  const code19 = ch.codePointAt(0);
+  return code19 > 65535 ? `\\u{${code19.toString(16)}}` : `\\u${code19.toString(16).padStart(4, "0")}`;
 }
 function escapeControls(text2) {
   return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
@@ -8731,8 +15658,8 @@ function fitColumns(text2, columns) {
   }
   return text2;
 }
-function isWide(code3) {
-  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
+function isWide(code19) {
+  return code19 >= 4352 && (code19 <= 4447 || code19 >= 11904 && code19 <= 42191 || code19 >= 44032 && code19 <= 55203 || code19 >= 63744 && code19 <= 64255 || code19 >= 65072 && code19 <= 65103 || code19 >= 65280 && code19 <= 65376 || code19 >= 65504 && code19 <= 65510 || code19 >= 126976);
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
@@ -8810,9 +15737,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code3) {
+      constructor(code19) {
         super();
-        this._items = typeof code3 === "string" ? [code3] : code3;
+        this._items = typeof code19 === "string" ? [code19] : code19;
       }
       toString() {
         return this.str;
@@ -8839,13 +15766,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code3 = [strs[0]];
+      const code19 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code3, args[i]);
-        code3.push(strs[++i]);
+        addCodeArg(code19, args[i]);
+        code19.push(strs[++i]);
       }
-      return new _Code(code3);
+      return new _Code(code19);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -8861,13 +15788,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str;
-    function addCodeArg(code3, arg) {
+    function addCodeArg(code19, arg) {
       if (arg instanceof _Code)
-        code3.push(...arg._items);
+        code19.push(...arg._items);
       else if (arg instanceof Name)
-        code3.push(arg);
+        code19.push(arg);
       else
-        code3.push(interpolate(arg));
+        code19.push(interpolate(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -9051,7 +15978,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code3 = code_1.nil;
+        let code19 = code_1.nil;
         for (const prefix in values) {
           const vs = values[prefix];
           if (!vs)
@@ -9064,16 +15991,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
+              code19 = (0, code_1._)`${code19}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
+              code19 = (0, code_1._)`${code19}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code3;
+        return code19;
       }
     };
     exports.ValueScope = ValueScope;
@@ -9233,9 +16160,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node2 {
-      constructor(code3) {
+      constructor(code19) {
         super();
-        this.code = code3;
+        this.code = code19;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -9257,7 +16184,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
+        return this.nodes.reduce((code19, n) => code19 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -9305,10 +16232,10 @@ var require_codegen = __commonJS({
         this.condition = condition;
       }
       render(opts) {
-        let code3 = `if(${this.condition})` + super.render(opts);
+        let code19 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code3 += "else " + this.else.render(opts);
-        return code3;
+          code19 += "else " + this.else.render(opts);
+        return code19;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -9429,12 +16356,12 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code3 = "try" + super.render(opts);
+        let code19 = "try" + super.render(opts);
         if (this.catch)
-          code3 += this.catch.render(opts);
+          code19 += this.catch.render(opts);
         if (this.finally)
-          code3 += this.finally.render(opts);
-        return code3;
+          code19 += this.finally.render(opts);
+        return code19;
       }
       optimizeNodes() {
         var _a, _b;
@@ -9551,18 +16478,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code3 = ["{"];
+        const code19 = ["{"];
         for (const [key, value] of keyValues) {
-          if (code3.length > 1)
-            code3.push(",");
-          code3.push(key);
+          if (code19.length > 1)
+            code19.push(",");
+          code19.push(key);
           if (key !== value || this.opts.es5) {
-            code3.push(":");
-            (0, code_1.addCodeArg)(code3, value);
+            code19.push(":");
+            (0, code_1.addCodeArg)(code19, value);
           }
         }
-        code3.push("}");
-        return new code_1._Code(code3);
+        code19.push("}");
+        return new code_1._Code(code19);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition, thenBody, elseBody) {
@@ -11732,7 +18659,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve28.call(this, root, ref2);
+      let _sch = resolve29.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -11759,7 +18686,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve28(root, ref2) {
+    function resolve29(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -11881,22 +18808,22 @@ var require_utils = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code3 = 0;
+      let code19 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code3 = input[i].charCodeAt(0);
-        if (code3 === 48) {
+        code19 = input[i].charCodeAt(0);
+        if (code19 === 48) {
           continue;
         }
-        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
+        if (!(code19 >= 48 && code19 <= 57 || code19 >= 65 && code19 <= 70 || code19 >= 97 && code19 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code3 = input[i].charCodeAt(0);
-        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
+        code19 = input[i].charCodeAt(0);
+        if (!(code19 >= 48 && code19 <= 57 || code19 >= 65 && code19 <= 70 || code19 >= 97 && code19 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -12169,15 +19096,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
+          const code19 = input.charCodeAt(i);
+          if (code19 < 128) {
+            output += isEscapeSafe(code19) ? ch : BYTE_HEX[code19];
+          } else if (code19 < 55296 || code19 > 57343) {
+            output += percentEncodeNonAscii(code19);
+          } else if (code19 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code19 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -12208,15 +19135,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
+          const code19 = input.charCodeAt(i);
+          if (code19 < 128) {
+            output += BYTE_HEX[code19];
+          } else if (code19 < 55296 || code19 > 57343) {
+            output += percentEncodeNonAscii(code19);
+          } else if (code19 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code19 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -12243,15 +19170,15 @@ var require_utils = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
+          const code19 = input.charCodeAt(i);
+          if (code19 < 128) {
+            output += BYTE_HEX[code19];
+          } else if (code19 < 55296 || code19 > 57343) {
+            output += percentEncodeNonAscii(code19);
+          } else if (code19 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code19 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -12296,15 +19223,15 @@ var require_utils = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code3 = input.charCodeAt(i);
-          if (code3 < 128) {
-            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
-          } else if (code3 < 55296 || code3 > 57343) {
-            output += percentEncodeNonAscii(code3);
-          } else if (code3 <= 56319 && i + 1 < input.length) {
+          const code19 = input.charCodeAt(i);
+          if (code19 < 128) {
+            output += isEscapeSafe(code19) ? ch : BYTE_HEX[code19];
+          } else if (code19 < 55296 || code19 > 57343) {
+            output += percentEncodeNonAscii(code19);
+          } else if (code19 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code19 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -12623,7 +19550,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve28(baseURI, relativeURI, options) {
+    function resolve29(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -13014,7 +19941,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve28,
+      resolve: resolve29,
       resolveComponent,
       equal,
       serialize,
@@ -13145,7 +20072,7 @@ var require_core = __commonJS({
         uriResolver
       };
     }
-    var Ajv3 = class {
+    var Ajv2 = class {
       constructor(opts = {}) {
         this.schemas = {};
         this.refs = {};
@@ -13515,9 +20442,9 @@ var require_core = __commonJS({
         }
       }
     };
-    Ajv3.ValidationError = validation_error_1.default;
-    Ajv3.MissingRefError = ref_error_1.default;
-    exports.default = Ajv3;
+    Ajv2.ValidationError = validation_error_1.default;
+    Ajv2.MissingRefError = ref_error_1.default;
+    exports.default = Ajv2;
     function checkOptions2(checkOpts, options, msg, log = "error") {
       for (const key in checkOpts) {
         const opt = key;
@@ -15262,8 +22189,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
+            const code19 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code19 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -15628,7 +22555,7 @@ var require_ajv = __commonJS({
     var draft7MetaSchema = require_json_schema_draft_07();
     var META_SUPPORT_DATA = ["/properties"];
     var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv3 = class extends core_1.default {
+    var Ajv2 = class extends core_1.default {
       _addVocabularies() {
         super._addVocabularies();
         draft7_1.default.forEach((v) => this.addVocabulary(v));
@@ -15647,11 +22574,11 @@ var require_ajv = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv = Ajv3;
-    module.exports = exports = Ajv3;
-    module.exports.Ajv = Ajv3;
+    exports.Ajv = Ajv2;
+    module.exports = exports = Ajv2;
+    module.exports.Ajv = Ajv2;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv3;
+    exports.default = Ajv2;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -15686,17 +22613,196 @@ var require_ajv = __commonJS({
   }
 });
 
+// node_modules/ajv/dist/refs/json-schema-draft-07.json with { type: 'json' }
+var json_schema_draft_07_default;
+var init_json_schema_draft_07 = __esm({
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json with { type: 'json' }"() {
+    json_schema_draft_07_default = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "http://json-schema.org/draft-07/schema#",
+      title: "Core schema meta-schema",
+      definitions: {
+        schemaArray: {
+          type: "array",
+          minItems: 1,
+          items: { $ref: "#" }
+        },
+        nonNegativeInteger: {
+          type: "integer",
+          minimum: 0
+        },
+        nonNegativeIntegerDefault0: {
+          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
+        },
+        simpleTypes: {
+          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
+        },
+        stringArray: {
+          type: "array",
+          items: { type: "string" },
+          uniqueItems: true,
+          default: []
+        }
+      },
+      type: ["object", "boolean"],
+      properties: {
+        $id: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $schema: {
+          type: "string",
+          format: "uri"
+        },
+        $ref: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $comment: {
+          type: "string"
+        },
+        title: {
+          type: "string"
+        },
+        description: {
+          type: "string"
+        },
+        default: true,
+        readOnly: {
+          type: "boolean",
+          default: false
+        },
+        examples: {
+          type: "array",
+          items: true
+        },
+        multipleOf: {
+          type: "number",
+          exclusiveMinimum: 0
+        },
+        maximum: {
+          type: "number"
+        },
+        exclusiveMaximum: {
+          type: "number"
+        },
+        minimum: {
+          type: "number"
+        },
+        exclusiveMinimum: {
+          type: "number"
+        },
+        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
+        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        pattern: {
+          type: "string",
+          format: "regex"
+        },
+        additionalItems: { $ref: "#" },
+        items: {
+          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
+          default: true
+        },
+        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
+        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        uniqueItems: {
+          type: "boolean",
+          default: false
+        },
+        contains: { $ref: "#" },
+        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
+        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        required: { $ref: "#/definitions/stringArray" },
+        additionalProperties: { $ref: "#" },
+        definitions: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        properties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        patternProperties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          propertyNames: { format: "regex" },
+          default: {}
+        },
+        dependencies: {
+          type: "object",
+          additionalProperties: {
+            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
+          }
+        },
+        propertyNames: { $ref: "#" },
+        const: true,
+        enum: {
+          type: "array",
+          items: true,
+          minItems: 1,
+          uniqueItems: true
+        },
+        type: {
+          anyOf: [
+            { $ref: "#/definitions/simpleTypes" },
+            {
+              type: "array",
+              items: { $ref: "#/definitions/simpleTypes" },
+              minItems: 1,
+              uniqueItems: true
+            }
+          ]
+        },
+        format: { type: "string" },
+        contentMediaType: { type: "string" },
+        contentEncoding: { type: "string" },
+        if: { $ref: "#" },
+        then: { $ref: "#" },
+        else: { $ref: "#" },
+        allOf: { $ref: "#/definitions/schemaArray" },
+        anyOf: { $ref: "#/definitions/schemaArray" },
+        oneOf: { $ref: "#/definitions/schemaArray" },
+        not: { $ref: "#" }
+      },
+      default: true
+    };
+  }
+});
+
+// src/core/text/meta-schema.ts
+function linearErrors(code19) {
+  return code19.replace(/vErrors = vErrors === null \? ([\w.]+) : vErrors\.concat\(\1\)/g, "vErrors = vErrors === null ? $1 : ((a, b) => { for (const e of b) a.push(e); return a; })(vErrors, $1)");
+}
+function draft07Ajv(options) {
+  const ajv2 = new import_ajv.Ajv({ ...options, meta: false, code: { ...options.code, process: linearErrors } });
+  ajv2.addMetaSchema(LINEAR_DRAFT_07, DRAFT_07, false);
+  return ajv2;
+}
+var import_ajv, DRAFT_07, _quadratic, enumKeyword, LINEAR_DRAFT_07;
+var init_meta_schema = __esm({
+  "src/core/text/meta-schema.ts"() {
+    "use strict";
+    import_ajv = __toESM(require_ajv(), 1);
+    init_json_schema_draft_07();
+    DRAFT_07 = "http://json-schema.org/draft-07/schema";
+    ({ uniqueItems: _quadratic, ...enumKeyword } = json_schema_draft_07_default.properties.enum);
+    LINEAR_DRAFT_07 = { ...json_schema_draft_07_default, properties: { ...json_schema_draft_07_default.properties, enum: enumKeyword } };
+  }
+});
+
 // src/core/text/precompiled-schemas.ts
 function validatorOf(schema) {
-  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+  ajv ??= draft07Ajv({ allErrors: true, strict: false, verbose: true });
   const { $id: _id, ...anonymous } = schema;
   return ajv.compile(anonymous);
 }
-var import_ajv, ajv, draft07MetaSchema;
+var ajv, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
   "src/core/text/precompiled-schemas.ts"() {
     "use strict";
-    import_ajv = __toESM(require_ajv(), 1);
+    init_meta_schema();
     draft07MetaSchema = void 0;
   }
 });
@@ -15712,10 +22818,10 @@ __export(schema_exports, {
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
-  let validate2 = compiled.get(schema);
+  let validate2 = compiled2.get(schema);
   if (!validate2) {
     validate2 = validatorOf(schema);
-    compiled.set(schema, validate2);
+    compiled2.set(schema, validate2);
   }
   return validate2;
 }
@@ -15814,12 +22920,12 @@ function levenshtein(a, b) {
   }
   return prev[b.length];
 }
-var compiled;
+var compiled2;
 var init_schema = __esm({
   "src/core/text/schema.ts"() {
     "use strict";
     init_precompiled_schemas();
-    compiled = /* @__PURE__ */ new WeakMap();
+    compiled2 = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -15836,7 +22942,7 @@ function decodeText(bytes, file, kind) {
   return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
 }
 function tooLargeIssue(file, size3, kind) {
-  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  const mib = kind.maxBytes % MIB2 === 0 ? ` (${kind.maxBytes / MIB2} MiB)` : "";
   return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
 function nulIssue(text2, file, kind) {
@@ -15847,11 +22953,11 @@ function nulIssue(text2, file, kind) {
   const col = at - before.lastIndexOf("\n");
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
-var MIB, UTF8;
+var MIB2, UTF8;
 var init_text_file = __esm({
   "src/core/text/text-file.ts"() {
     "use strict";
-    MIB = 1024 * 1024;
+    MIB2 = 1024 * 1024;
     UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
@@ -16302,8 +23408,8 @@ var init_issues = __esm({
 });
 
 // src/core/errors.ts
-function exitCodeOf(code3) {
-  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
+function exitCodeOf(code19) {
+  return code19 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
 var RoleflowError, InvalidFilesError;
 var init_errors = __esm({
@@ -16313,9 +23419,9 @@ var init_errors = __esm({
     init_issues();
     init_issues();
     RoleflowError = class extends Error {
-      constructor(message2, code3 = "failed", options) {
+      constructor(message2, code19 = "failed", options) {
         super(message2, options);
-        this.code = code3;
+        this.code = code19;
       }
       name = "RoleflowError";
       get exitCode() {
@@ -16441,7 +23547,7 @@ var init_redact = __esm({
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep10, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep10}${key}=${MASK}` : whole
+    (whole, sep11, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep11}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -16546,7 +23652,8 @@ function parseConfig(text2, file, schema) {
     ...policy.issues,
     ...judges.issues,
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)]),
+    ...limitIssues(raw.limits)
   ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -16584,7 +23691,8 @@ function parseConfig(text2, file, schema) {
       },
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
       policy: policy.policy,
-      judges: judges.judges
+      judges: judges.judges,
+      limits: limitsOf(raw.limits)
     }
   };
 }
@@ -16598,7 +23706,8 @@ function defaultConfig(file) {
     local: { data: ".roleflow/local.json", preview: false },
     preview: { maxExecutions: 500 },
     policy: emptyPolicy(),
-    judges: {}
+    judges: {},
+    limits: DEFAULT_LIMITS
   };
 }
 function configuredTenant(config, name) {
@@ -16612,6 +23721,17 @@ function varNameIssues(vars, at, path) {
 }
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function limitIssues(raw) {
+  return ["max_response_bytes", "max_execution_bytes"].filter((key) => raw?.[key] !== void 0 && parseByteSize(raw[key]) === void 0).map((key) => ({ pointer: `/limits/${key}`, message: `limits.${key}: ${JSON.stringify(raw[key])} is not a size: write bytes, or a number with KB, KiB, MB, MiB, GB or GiB, like 64MiB` }));
+}
+function limitsOf(raw) {
+  const size3 = (value, fallback) => value === void 0 ? fallback : parseByteSize(value) ?? fallback;
+  return {
+    maxResponseBytes: size3(raw?.max_response_bytes, DEFAULT_LIMITS.maxResponseBytes),
+    maxMessages: raw?.max_messages ?? DEFAULT_LIMITS.maxMessages,
+    maxExecutionBytes: size3(raw?.max_execution_bytes, DEFAULT_LIMITS.maxExecutionBytes)
+  };
 }
 function tenantIssues(name, t6) {
   const at = `/tenants/${name}`;
@@ -16656,6 +23776,7 @@ var init_config2 = __esm({
     "use strict";
     init_duration();
     init_config();
+    init_limits();
     init_parse();
     init_types();
     init_vars();
@@ -16747,8 +23868,8 @@ function withOpenFile(abs, file, limit, read, quick) {
   try {
     fd = openSync(abs, QUICK_READ_FLAGS);
   } catch (err) {
-    const code3 = err.code;
-    return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
+    const code19 = err.code;
+    return cannotRead(file, code19 === "EISDIR" ? "it is a folder" : code19 ?? String(err));
   }
   try {
     const answer = quick?.(fd);
@@ -16822,9 +23943,9 @@ async function dirExists(dir) {
     return true;
   } catch (err) {
     if (err instanceof RoleflowError) throw err;
-    const code3 = err.code;
-    if (code3 === "ENOENT" || code3 === "ENOTDIR") return false;
-    throw new RoleflowError(`${dir.display}: cannot read the folder (${code3 ?? String(err)})`);
+    const code19 = err.code;
+    if (code19 === "ENOENT" || code19 === "ENOTDIR") return false;
+    throw new RoleflowError(`${dir.display}: cannot read the folder (${code19 ?? String(err)})`);
   }
 }
 async function listFilesUnder(cwd, dir, accept, skipFolder) {
@@ -16967,6 +24088,50 @@ var init_config_file = __esm({
   }
 });
 
+// src/tenant/proxy-env.ts
+function proxySettings(env) {
+  const read = (name) => env[name.toLowerCase()] || env[name] || "";
+  const httpsProxy = read("HTTPS_PROXY");
+  const httpName = read("HTTP_PROXY") || httpsProxy ? "HTTP_PROXY" : "ALL_PROXY";
+  const httpProxy = read(httpName);
+  if (!httpProxy && !httpsProxy) return void 0;
+  if (httpProxy) checkProxyUrl(httpProxy, httpName);
+  if (httpsProxy) checkProxyUrl(httpsProxy, "HTTPS_PROXY");
+  return { httpProxy, httpsProxy, noProxy: read("NO_PROXY") };
+}
+function checkProxyUrl(value, name) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RoleflowError(`${name} is not a URL: set it to http://HOST:PORT (or unset it)`, "config");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new RoleflowError(`${name} ${url.protocol}//${url.host}: roleflow reaches a tenant through an http:// or https:// proxy only; set HTTPS_PROXY to one, or unset ${name}`, "config");
+  }
+}
+function proxyFor(url, settings) {
+  const host = url.host.replace(/:\d*$/, "").toLowerCase();
+  const port = Number(url.port) || (url.protocol === "https:" || url.protocol === "wss:" ? 443 : 80);
+  const noProxy = settings.noProxy.trim();
+  if (noProxy === "*") return void 0;
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const name = (m ? m[1] : entry).replace(/^\*?\./, "").toLowerCase();
+    if (m && Number(m[2]) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return void 0;
+  }
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  const proxy = secure && settings.httpsProxy || settings.httpProxy;
+  return proxy ? new URL(proxy) : void 0;
+}
+var init_proxy_env = __esm({
+  "src/tenant/proxy-env.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/core/redact-messages.ts
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
@@ -16975,16 +24140,16 @@ function cleanError(error2, secrets) {
   if (error2 instanceof RoleflowError && isClean(error2, secrets)) return error2;
   const message2 = redactSecrets(oneLine(messageOf(error2)), secrets);
   const cause = error2 instanceof Error ? cleanCause(error2.cause, secrets, 5) : void 0;
-  const code3 = error2 instanceof RoleflowError ? error2.code : void 0;
-  return new RoleflowError(message2, code3, cause === void 0 ? void 0 : { cause });
+  const code19 = error2 instanceof RoleflowError ? error2.code : void 0;
+  return new RoleflowError(message2, code19, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
   const copy = new Error(redactSecrets(messageOf(cause), secrets), {
     cause: cause instanceof Error ? cleanCause(cause.cause, secrets, depth - 1) : void 0
   });
-  const code3 = cause?.code;
-  if (typeof code3 === "string") Object.assign(copy, { code: code3 });
+  const code19 = cause?.code;
+  if (typeof code19 === "string") Object.assign(copy, { code: code19 });
   return copy;
 }
 function isClean(error2, secrets) {
@@ -17018,10 +24183,10 @@ var init_redact_messages = __esm({
 // src/tenant/http-errors.ts
 import { STATUS_CODES } from "node:http";
 function failureCode(error2, timedOut) {
-  const code3 = timedOut ? "ETIMEDOUT" : codeOf(error2) ?? codeOf(error2?.cause) ?? "EUNKNOWN";
+  const code19 = timedOut ? "ETIMEDOUT" : codeOf(error2) ?? codeOf(error2?.cause) ?? "EUNKNOWN";
   const detail = error2 instanceof Error ? error2.message : String(error2);
-  const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
-  return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
+  const hopeless = TLS.test(code19) || INVALID.test(code19) || CLOSED.has(code19);
+  return { kind: "failure", code: code19, detail, sent: !NOT_SENT.has(code19) && !hopeless, retryable: !hopeless, timedOut };
 }
 function describeFailure(request2, failure2, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
@@ -17099,8 +24264,8 @@ function jsonBody(response) {
   }
 }
 function codeOf(value) {
-  const code3 = value?.code;
-  return typeof code3 === "string" ? code3 : void 0;
+  const code19 = value?.code;
+  return typeof code19 === "string" ? code19 : void 0;
 }
 var NOT_SENT, TLS, INVALID, CLOSED, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
 var init_http_errors = __esm({
@@ -17761,10 +24926,10 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code3, data2) {
+      constructor(message2, code19, data2) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code3 ? `HPE_${code3}` : void 0;
+        this.code = code19 ? `HPE_${code19}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -17791,12 +24956,12 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
+      constructor(message2, code19, { headers, data: data2 }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code3;
+        this.statusCode = code19;
         this.data = data2;
         this.headers = headers;
       }
@@ -17809,12 +24974,12 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code3, { headers, body }) {
+      constructor(message2, code19, { headers, body }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code3;
+        this.statusCode = code19;
         this.body = body;
         this.headers = headers;
       }
@@ -17857,11 +25022,11 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code3) {
+      constructor(message2, code19) {
         super(message2);
         this.name = "Socks5ProxyError";
         this.message = message2 || "SOCKS5 proxy error";
-        this.code = code3 || "UND_ERR_SOCKS5";
+        this.code = code19 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -18065,8 +25230,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code3 = this.code = key.charCodeAt(index);
-        if (code3 > 127) {
+        const code19 = this.code = key.charCodeAt(index);
+        if (code19 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -18088,11 +25253,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code3 = key.charCodeAt(index);
-          if (code3 > 127) {
+          const code19 = key.charCodeAt(index);
+          if (code19 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code3) {
+          if (node.code === code19) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -18102,7 +25267,7 @@ var require_tree = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code3) {
+          } else if (node.code < code19) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -18126,19 +25291,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code3 = key[index];
-          if (code3 <= 90 && code3 >= 65) {
-            code3 |= 32;
+          let code19 = key[index];
+          if (code19 <= 90 && code19 >= 65) {
+            code19 |= 32;
           }
           while (node !== null) {
-            if (code3 === node.code) {
+            if (code19 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code3 ? node.left : node.right;
+            node = node.code < code19 ? node.left : node.right;
           }
         }
         return null;
@@ -19223,11 +26388,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code: code3, reason: reason2 } = evt;
+          const { websocket, code: code19, reason: reason2 } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code3,
+            code19,
             reason2
           );
         }
@@ -19936,9 +27101,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve28(data2);
+              return err ? reject2(err) : resolve29(data2);
             });
           });
         }
@@ -19976,9 +27141,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve28(data2);
+              return err2 ? reject2(err2) : resolve29(data2);
             });
           });
         }
@@ -22256,9 +29421,9 @@ var require_util3 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code3 = url.charCodeAt(i);
-        if (code3 > 126 || // Non-US-ASCII + DEL
-        code3 < 32) {
+        const code19 = url.charCodeAt(i);
+        if (code19 > 126 || // Non-US-ASCII + DEL
+        code19 < 32) {
           return false;
         }
       }
@@ -22759,8 +29924,8 @@ var require_util3 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code3 = char.charCodeAt(0);
-          return code3 >= 48 && code3 <= 57;
+          const code19 = char.charCodeAt(0);
+          return code19 >= 48 && code19 <= 57;
         },
         data2,
         position
@@ -22786,8 +29951,8 @@ var require_util3 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code3 = char.charCodeAt(0);
-          return code3 >= 48 && code3 <= 57;
+          const code19 = char.charCodeAt(0);
+          return code19 >= 48 && code19 <= 57;
         },
         data2,
         position
@@ -23484,8 +30649,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve28, reject2) => {
-        res = resolve28;
+      const promise = new Promise((resolve29, reject2) => {
+        res = resolve29;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23962,7 +31127,7 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_HEADERS = 2 | USE_FAST_TIMER;
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
-    var Parser2 = class {
+    var Parser4 = class {
       /**
          * @param {import('./client.js')} client
          * @param {import('net').Socket} socket
@@ -24443,7 +31608,7 @@ var require_client_h1 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = new Parser2(client, socket, llhttpInstance);
+      socket[kParser] = new Parser4(client, socket, llhttpInstance);
       util.addListener(socket, "error", onHttpSocketError);
       util.addListener(socket, "readable", onHttpSocketReadable);
       util.addListener(socket, "end", onHttpSocketEnd);
@@ -24911,12 +32076,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve29;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -25299,9 +32464,9 @@ var require_client_h2 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code3, id) {
+    function onHttp2FrameError(type, code19, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code19}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -25628,9 +32793,9 @@ var require_client_h2 = __commonJS({
         stream.removeAllListeners("data");
         abort(err);
       });
-      stream.once("frameError", (type, code3) => {
+      stream.once("frameError", (type, code19) => {
         stream.removeAllListeners("data");
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`));
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code19}`));
       });
       stream.on("aborted", () => {
         stream.removeAllListeners("data");
@@ -25800,12 +32965,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve29;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -26122,16 +33287,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve28) => {
+        return new Promise((resolve29) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve28;
+            this[kClosedResolve] = resolve29;
           } else {
-            resolve28(null);
+            resolve29(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve28) => {
+        return new Promise((resolve29) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -26144,7 +33309,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve28(null);
+            resolve29(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -26551,8 +33716,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve28) => {
-            this[kClosedResolve] = resolve28;
+          return new Promise((resolve29) => {
+            this[kClosedResolve] = resolve29;
           });
         }
       }
@@ -27674,7 +34839,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve28, reject2) => {
+        const socket = await new Promise((resolve29, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -27684,7 +34849,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve28(socket2);
+              resolve29(socket2);
             }
           });
         });
@@ -27694,14 +34859,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve28, reject2) => {
+        await new Promise((resolve29, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve28();
+            resolve29();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -27710,14 +34875,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve28();
+            resolve29();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve28, reject2) => {
+        await new Promise((resolve29, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -27725,7 +34890,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve28();
+            resolve29();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -27768,8 +34933,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve28, reject2) => {
-                      finalSocket.once("secureConnect", resolve28);
+                    await new Promise((resolve29, reject2) => {
+                      finalSocket.once("secureConnect", resolve29);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -28086,7 +35251,7 @@ var require_env_http_proxy_agent = __commonJS({
       "http:": 80,
       "https:": 443
     };
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -28193,7 +35358,7 @@ var require_env_http_proxy_agent = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -28403,7 +35568,7 @@ var require_retry_handler = __commonJS({
         this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code: code3, headers } = err;
+        const { statusCode, code: code19, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -28415,7 +35580,7 @@ var require_retry_handler = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
+        if (code19 && code19 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code19)) {
           cb(err);
           return;
         }
@@ -28902,7 +36067,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -28916,11 +36081,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve28(null);
+                resolve29(null);
               }
             });
           } else {
-            this.on("close", resolve28);
+            this.on("close", resolve29);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -28948,7 +36113,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve28, reject2) => {
+      return new Promise((resolve29, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -28963,7 +36128,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve28,
+              resolve: resolve29,
               reject: reject2,
               length: 0,
               body: []
@@ -29037,18 +36202,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve28, stream, length } = consume2;
+      const { type, body, resolve: resolve29, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve28(chunksDecode(body, length, encoding));
+          resolve29(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve28(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve29(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve28(chunksConcat(body, length).buffer);
+          resolve29(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve28(new Blob(body, { type: stream[kContentType] }));
+          resolve29(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve28(chunksConcat(body, length));
+          resolve29(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -29238,9 +36403,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -29452,9 +36617,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -29742,9 +36907,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -29837,9 +37002,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -30237,14 +37402,14 @@ var require_mock_utils = __commonJS({
             mockDispatch.call(this, opts, handler);
           } catch (error2) {
             if (error2.code === "UND_MOCK_ERR_MOCK_NOT_MATCHED") {
-              const netConnect = agent[kGetNetConnect]();
+              const netConnect2 = agent[kGetNetConnect]();
               const totalInterceptsCount = this[kDispatches][kTotalDispatchCount] || this[kDispatches].length;
               const pendingInterceptsCount = this[kDispatches].filter(({ consumed }) => !consumed).length;
               const interceptsMessage = `, ${pendingInterceptsCount} interceptor(s) remaining out of ${totalInterceptsCount} defined`;
-              if (netConnect === false) {
+              if (netConnect2 === false) {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)${interceptsMessage}`);
               }
-              if (checkNetConnect(netConnect, origin)) {
+              if (checkNetConnect(netConnect2, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)${interceptsMessage}`);
@@ -30258,11 +37423,11 @@ var require_mock_utils = __commonJS({
         }
       };
     }
-    function checkNetConnect(netConnect, origin) {
+    function checkNetConnect(netConnect2, origin) {
       const url = new URL(origin);
-      if (netConnect === true) {
+      if (netConnect2 === true) {
         return true;
-      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+      } else if (Array.isArray(netConnect2) && netConnect2.some((matcher) => matchValue(matcher, url.host))) {
         return true;
       }
       return false;
@@ -31113,7 +38278,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname16, resolve: resolve28 } = __require("node:path");
+    var { dirname: dirname16, resolve: resolve29 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -31314,7 +38479,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve28(path), "utf8");
+          const data2 = await readFile4(resolve29(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -31343,7 +38508,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve28(path);
+        const resolvedPath = resolve29(path);
         await mkdir8(dirname16(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -33263,21 +40428,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[5] === "0") {
-        const code3 = date.charCodeAt(6);
-        if (code3 < 49 || code3 > 57) {
+        const code19 = date.charCodeAt(6);
+        if (code19 < 49 || code19 > 57) {
           return void 0;
         }
-        day = code3 - 48;
+        day = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(5);
-        if (code1 < 49 || code1 > 51) {
+        const code19 = date.charCodeAt(5);
+        if (code19 < 49 || code19 > 51) {
           return void 0;
         }
         const code22 = date.charCodeAt(6);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code22 - 48);
+        day = (code19 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[8] === "J" && date[9] === "a" && date[10] === "n") {
@@ -33344,60 +40509,60 @@ var require_date = __commonJS({
       const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
       let hour = 0;
       if (date[17] === "0") {
-        const code3 = date.charCodeAt(18);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(18);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        hour = code3 - 48;
+        hour = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(17);
-        if (code1 < 48 || code1 > 50) {
+        const code19 = date.charCodeAt(17);
+        if (code19 < 48 || code19 > 50) {
           return void 0;
         }
         const code22 = date.charCodeAt(18);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code22 > 51) {
+        if (code19 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code22 - 48);
+        hour = (code19 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[20] === "0") {
-        const code3 = date.charCodeAt(21);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(21);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        minute = code3 - 48;
+        minute = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(20);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(20);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(21);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code22 - 48);
+        minute = (code19 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[23] === "0") {
-        const code3 = date.charCodeAt(24);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(24);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        second = code3 - 48;
+        second = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(23);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(23);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(24);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code22 - 48);
+        second = (code19 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -33471,78 +40636,78 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[8] === " ") {
-        const code3 = date.charCodeAt(9);
-        if (code3 < 49 || code3 > 57) {
+        const code19 = date.charCodeAt(9);
+        if (code19 < 49 || code19 > 57) {
           return void 0;
         }
-        day = code3 - 48;
+        day = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(8);
-        if (code1 < 49 || code1 > 51) {
+        const code19 = date.charCodeAt(8);
+        if (code19 < 49 || code19 > 51) {
           return void 0;
         }
         const code22 = date.charCodeAt(9);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code22 - 48);
+        day = (code19 - 48) * 10 + (code22 - 48);
       }
       let hour = 0;
       if (date[11] === "0") {
-        const code3 = date.charCodeAt(12);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(12);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        hour = code3 - 48;
+        hour = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(11);
-        if (code1 < 48 || code1 > 50) {
+        const code19 = date.charCodeAt(11);
+        if (code19 < 48 || code19 > 50) {
           return void 0;
         }
         const code22 = date.charCodeAt(12);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code22 > 51) {
+        if (code19 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code22 - 48);
+        hour = (code19 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[14] === "0") {
-        const code3 = date.charCodeAt(15);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(15);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        minute = code3 - 48;
+        minute = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(14);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(14);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(15);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code22 - 48);
+        minute = (code19 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[17] === "0") {
-        const code3 = date.charCodeAt(18);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(18);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        second = code3 - 48;
+        second = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(17);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(17);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(18);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code22 - 48);
+        second = (code19 - 48) * 10 + (code22 - 48);
       }
       const yearDigit1 = date.charCodeAt(20);
       if (yearDigit1 < 48 || yearDigit1 > 57) {
@@ -33599,21 +40764,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[commaIndex + 2] === "0") {
-        const code3 = date.charCodeAt(commaIndex + 3);
-        if (code3 < 49 || code3 > 57) {
+        const code19 = date.charCodeAt(commaIndex + 3);
+        if (code19 < 49 || code19 > 57) {
           return void 0;
         }
-        day = code3 - 48;
+        day = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 2);
-        if (code1 < 49 || code1 > 51) {
+        const code19 = date.charCodeAt(commaIndex + 2);
+        if (code19 < 49 || code19 > 51) {
           return void 0;
         }
         const code22 = date.charCodeAt(commaIndex + 3);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code22 - 48);
+        day = (code19 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "n") {
@@ -33655,60 +40820,60 @@ var require_date = __commonJS({
       year += year < 70 ? 2e3 : 1900;
       let hour = 0;
       if (date[commaIndex + 12] === "0") {
-        const code3 = date.charCodeAt(commaIndex + 13);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(commaIndex + 13);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        hour = code3 - 48;
+        hour = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 12);
-        if (code1 < 48 || code1 > 50) {
+        const code19 = date.charCodeAt(commaIndex + 12);
+        if (code19 < 48 || code19 > 50) {
           return void 0;
         }
         const code22 = date.charCodeAt(commaIndex + 13);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code22 > 51) {
+        if (code19 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code22 - 48);
+        hour = (code19 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[commaIndex + 15] === "0") {
-        const code3 = date.charCodeAt(commaIndex + 16);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(commaIndex + 16);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        minute = code3 - 48;
+        minute = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 15);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(commaIndex + 15);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(commaIndex + 16);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code22 - 48);
+        minute = (code19 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[commaIndex + 18] === "0") {
-        const code3 = date.charCodeAt(commaIndex + 19);
-        if (code3 < 48 || code3 > 57) {
+        const code19 = date.charCodeAt(commaIndex + 19);
+        if (code19 < 48 || code19 > 57) {
           return void 0;
         }
-        second = code3 - 48;
+        second = code19 - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 18);
-        if (code1 < 48 || code1 > 53) {
+        const code19 = date.charCodeAt(commaIndex + 18);
+        if (code19 < 48 || code19 > 53) {
           return void 0;
         }
         const code22 = date.charCodeAt(commaIndex + 19);
         if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code22 - 48);
+        second = (code19 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -36602,8 +43767,8 @@ var require_headers = __commonJS({
     var { webidl } = require_webidl();
     var assert = __require("node:assert");
     var util = __require("node:util");
-    function isHTTPWhiteSpaceCharCode(code3) {
-      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
+    function isHTTPWhiteSpaceCharCode(code19) {
+      return code19 === 10 || code19 === 13 || code19 === 9 || code19 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -39323,7 +46488,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve28, reject2) => agent.dispatch(
+        return new Promise((resolve29, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -39411,7 +46576,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve28({
+              resolve29({
                 status,
                 statusText,
                 headersList,
@@ -39464,7 +46629,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve28({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -39488,7 +46653,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve28({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -40217,8 +47382,8 @@ var require_util5 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code3 = value.charCodeAt(i);
-        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
+        const code19 = value.charCodeAt(i);
+        if (code19 >= 0 && code19 <= 8 || code19 >= 10 && code19 <= 31 || code19 === 127) {
           return true;
         }
       }
@@ -40226,26 +47391,26 @@ var require_util5 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code3 = name.charCodeAt(i);
-        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
-        code3 > 126 || // exclude non-ascii and DEL
-        code3 === 34 || // "
-        code3 === 40 || // (
-        code3 === 41 || // )
-        code3 === 60 || // <
-        code3 === 62 || // >
-        code3 === 64 || // @
-        code3 === 44 || // ,
-        code3 === 59 || // ;
-        code3 === 58 || // :
-        code3 === 92 || // \
-        code3 === 47 || // /
-        code3 === 91 || // [
-        code3 === 93 || // ]
-        code3 === 63 || // ?
-        code3 === 61 || // =
-        code3 === 123 || // {
-        code3 === 125) {
+        const code19 = name.charCodeAt(i);
+        if (code19 < 33 || // exclude CTLs (0-31), SP and HT
+        code19 > 126 || // exclude non-ascii and DEL
+        code19 === 34 || // "
+        code19 === 40 || // (
+        code19 === 41 || // )
+        code19 === 60 || // <
+        code19 === 62 || // >
+        code19 === 64 || // @
+        code19 === 44 || // ,
+        code19 === 59 || // ;
+        code19 === 58 || // :
+        code19 === 92 || // \
+        code19 === 47 || // /
+        code19 === 91 || // [
+        code19 === 93 || // ]
+        code19 === 63 || // ?
+        code19 === 61 || // =
+        code19 === 123 || // {
+        code19 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -40261,31 +47426,31 @@ var require_util5 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code3 = value.charCodeAt(i++);
-        if (code3 < 33 || // exclude CTLs (0-31)
-        code3 > 126 || // non-ascii and DEL (127)
-        code3 === 34 || // "
-        code3 === 44 || // ,
-        code3 === 59 || // ;
-        code3 === 92) {
+        const code19 = value.charCodeAt(i++);
+        if (code19 < 33 || // exclude CTLs (0-31)
+        code19 > 126 || // non-ascii and DEL (127)
+        code19 === 34 || // "
+        code19 === 44 || // ,
+        code19 === 59 || // ;
+        code19 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code3 = path.charCodeAt(i);
-        if (code3 < 32 || // exclude CTLs (0-31)
-        code3 > 126 || // exclude DEL and non-ascii
-        code3 === 59) {
+        const code19 = path.charCodeAt(i);
+        if (code19 < 32 || // exclude CTLs (0-31)
+        code19 > 126 || // exclude DEL and non-ascii
+        code19 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code3) {
-      return code3 >= 48 && code3 <= 57 || // 0-9
-      code3 >= 65 && code3 <= 90 || // A-Z
-      code3 >= 97 && code3 <= 122;
+    function isLetterOrDigit(code19) {
+      return code19 >= 48 && code19 <= 57 || // 0-9
+      code19 >= 65 && code19 <= 90 || // A-Z
+      code19 >= 97 && code19 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -40296,8 +47461,8 @@ var require_util5 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code3 = domain.charCodeAt(i);
-        if (code3 === 46) {
+        const code19 = domain.charCodeAt(i);
+        if (code19 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -40307,10 +47472,10 @@ var require_util5 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code3)) {
+        if (labelLength === 0 && !isLetterOrDigit(code19)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code3) && code3 !== 45) {
+        if (!isLetterOrDigit(code19) && code19 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -41057,37 +48222,37 @@ var require_util6 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code3 = protocol.charCodeAt(i);
-        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code3 > 126 || code3 === 34 || // "
-        code3 === 40 || // (
-        code3 === 41 || // )
-        code3 === 44 || // ,
-        code3 === 47 || // /
-        code3 === 58 || // :
-        code3 === 59 || // ;
-        code3 === 60 || // <
-        code3 === 61 || // =
-        code3 === 62 || // >
-        code3 === 63 || // ?
-        code3 === 64 || // @
-        code3 === 91 || // [
-        code3 === 92 || // \
-        code3 === 93 || // ]
-        code3 === 123 || // {
-        code3 === 125) {
+        const code19 = protocol.charCodeAt(i);
+        if (code19 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code19 > 126 || code19 === 34 || // "
+        code19 === 40 || // (
+        code19 === 41 || // )
+        code19 === 44 || // ,
+        code19 === 47 || // /
+        code19 === 58 || // :
+        code19 === 59 || // ;
+        code19 === 60 || // <
+        code19 === 61 || // =
+        code19 === 62 || // >
+        code19 === 63 || // ?
+        code19 === 64 || // @
+        code19 === 91 || // [
+        code19 === 92 || // \
+        code19 === 93 || // ]
+        code19 === 123 || // {
+        code19 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code3) {
-      if (code3 >= 1e3 && code3 < 1015) {
-        return code3 !== 1004 && // reserved
-        code3 !== 1005 && // "MUST NOT be set as a status code"
-        code3 !== 1006;
+    function isValidStatusCode(code19) {
+      if (code19 >= 1e3 && code19 < 1015) {
+        return code19 !== 1004 && // reserved
+        code19 !== 1005 && // "MUST NOT be set as a status code"
+        code19 !== 1006;
       }
-      return code3 >= 3e3 && code3 <= 4999;
+      return code19 >= 3e3 && code19 <= 4999;
     }
     function isControlFrame(opcode) {
       return opcode === opcodes.CLOSE || opcode === opcodes.PING || opcode === opcodes.PONG;
@@ -41148,9 +48313,9 @@ var require_util6 = __commonJS({
       }
       return urlRecord;
     }
-    function validateCloseCodeAndReason(code3, reason2) {
-      if (code3 !== null) {
-        if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
+    function validateCloseCodeAndReason(code19, reason2) {
+      if (code19 !== null) {
+        if (code19 !== 1e3 && (code19 < 3e3 || code19 > 4999)) {
           throw new DOMException("invalid code", "InvalidAccessError");
         }
       }
@@ -41405,28 +48570,28 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code3, reason2, validate2 = false) {
-      code3 ??= null;
+    function closeWebSocketConnection(object, code19, reason2, validate2 = false) {
+      code19 ??= null;
       reason2 ??= "";
-      if (validate2) validateCloseCodeAndReason(code3, reason2);
+      if (validate2) validateCloseCodeAndReason(code19, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
         object.readyState = states.CLOSING;
       } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
         const frame = new WebsocketFrameSend();
-        if (reason2.length !== 0 && code3 === null) {
-          code3 = 1e3;
+        if (reason2.length !== 0 && code19 === null) {
+          code19 = 1e3;
         }
-        assert(code3 === null || Number.isInteger(code3));
-        if (code3 === null && reason2.length === 0) {
+        assert(code19 === null || Number.isInteger(code19));
+        if (code19 === null && reason2.length === 0) {
           frame.frameData = emptyBuffer;
-        } else if (code3 !== null && reason2 === null) {
+        } else if (code19 !== null && reason2 === null) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code3, 0);
-        } else if (code3 !== null && reason2 !== null) {
+          frame.frameData.writeUInt16BE(code19, 0);
+        } else if (code19 !== null && reason2 !== null) {
           frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason2));
-          frame.frameData.writeUInt16BE(code3, 0);
+          frame.frameData.writeUInt16BE(code19, 0);
           frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -41438,15 +48603,15 @@ var require_connection = __commonJS({
         object.readyState = states.CLOSING;
       }
     }
-    function failHandshake(handler, response, code3, reason2, cause) {
+    function failHandshake(handler, response, code19, reason2, cause) {
       if (response.socket?.session != null && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      failWebsocketConnection(handler, code3, reason2, cause);
+      failWebsocketConnection(handler, code19, reason2, cause);
     }
-    function failWebsocketConnection(handler, code3, reason2, cause) {
+    function failWebsocketConnection(handler, code19, reason2, cause) {
       if (isEstablished(handler.readyState)) {
-        closeWebSocketConnection(handler, code3, reason2, false);
+        closeWebSocketConnection(handler, code19, reason2, false);
       }
       handler.controller.abort();
       if (isConnecting(handler.readyState)) {
@@ -41746,8 +48911,8 @@ var require_receiver = __commonJS({
                   this.#info.fin,
                   (error2, data2) => {
                     if (error2) {
-                      const code3 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnection(this.#handler, code3, error2.message);
+                      const code19 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code19, error2.message);
                       return;
                     }
                     if (!this.writeFragments(data2)) {
@@ -41844,11 +49009,11 @@ var require_receiver = __commonJS({
       }
       parseCloseBody(data2) {
         assert(data2.length !== 1);
-        let code3;
+        let code19;
         if (data2.length >= 2) {
-          code3 = data2.readUInt16BE(0);
+          code19 = data2.readUInt16BE(0);
         }
-        if (code3 !== void 0 && !isValidStatusCode(code3)) {
+        if (code19 !== void 0 && !isValidStatusCode(code19)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason2 = data2.subarray(2);
@@ -41860,7 +49025,7 @@ var require_receiver = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code: code3, reason: reason2, error: false };
+        return { code: code19, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -41875,8 +49040,8 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code: code3, reason: reason2 } = this.#info.closeInfo;
-            failWebsocketConnection(this.#handler, code3, reason2);
+            const { code: code19, reason: reason2 } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code19, reason2);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -42134,18 +49299,18 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code3 = void 0, reason2 = void 0) {
+      close(code19 = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code3 !== void 0) {
-          code3 = webidl.converters["unsigned short"](code3, prefix, "code", webidl.attributes.Clamp);
+        if (code19 !== void 0) {
+          code19 = webidl.converters["unsigned short"](code19, prefix, "code", webidl.attributes.Clamp);
         }
         if (reason2 !== void 0) {
           reason2 = webidl.converters.USVString(reason2);
         }
-        code3 ??= null;
+        code19 ??= null;
         reason2 ??= "";
-        closeWebSocketConnection(this.#handler, code3, reason2, true);
+        closeWebSocketConnection(this.#handler, code19, reason2, true);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -42359,29 +49524,29 @@ var require_websocket = __commonJS({
        */
       #onSocketClose() {
         const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
-        let code3 = 1005;
+        let code19 = 1005;
         let reason2 = "";
         const result = this.#parser?.closingInfo;
         if (result && !result.error) {
-          code3 = result.code ?? 1005;
+          code19 = result.code ?? 1005;
           reason2 = result.reason;
         }
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code3 = 1006;
+          code19 = 1006;
           fireEvent("error", this, (type, init2) => new ErrorEvent(type, init2), {
             error: new TypeError(reason2)
           });
         }
         fireEvent("close", this, (type, init2) => new CloseEvent(type, init2), {
           wasClean,
-          code: code3,
+          code: code19,
           reason: reason2
         });
         if (channels.close.hasSubscribers) {
           channels.close.publish({
             websocket: this,
-            code: code3,
+            code: code19,
             reason: reason2
           });
         }
@@ -42526,13 +49691,13 @@ var require_websocketerror = __commonJS({
         } else if (init2 !== null) {
           init2 = webidl.converters.WebSocketCloseInfo(init2);
         }
-        let code3 = init2.closeCode ?? null;
+        let code19 = init2.closeCode ?? null;
         const reason2 = init2.reason ?? "";
-        validateCloseCodeAndReason(code3, reason2);
-        if (reason2.length !== 0 && code3 === null) {
-          code3 = 1e3;
+        validateCloseCodeAndReason(code19, reason2);
+        if (reason2.length !== 0 && code19 === null) {
+          code19 = 1e3;
         }
-        this.#closeCode = code3;
+        this.#closeCode = code19;
         this.#reason = reason2;
       }
       get closeCode() {
@@ -42546,9 +49711,9 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message2, code3, reason2) {
+      static createUnvalidatedWebSocketError(message2, code19, reason2) {
         const error2 = new _WebSocketError(message2, kConstruct);
-        error2.#closeCode = code3;
+        error2.#closeCode = code19;
         error2.#reason = reason2;
         return error2;
       }
@@ -42706,9 +49871,9 @@ var require_websocketstream = __commonJS({
         if (closeInfo !== null) {
           closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
         }
-        const code3 = closeInfo.closeCode ?? null;
+        const code19 = closeInfo.closeCode ?? null;
         const reason2 = closeInfo.reason;
-        closeWebSocketConnection(this.#handler, code3, reason2, true);
+        closeWebSocketConnection(this.#handler, code19, reason2, true);
       }
       #write(chunk) {
         chunk = webidl.converters.WebSocketStreamWrite(chunk);
@@ -42803,33 +49968,33 @@ var require_websocketstream = __commonJS({
           this.#openedPromise.reject(new WebSocketError("Socket never opened"));
         }
         const result = this.#parser?.closingInfo;
-        let code3 = result?.code ?? 1005;
+        let code19 = result?.code ?? 1005;
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code3 = 1006;
+          code19 = 1006;
         }
         const reason2 = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
         if (wasClean) {
           this.#readableStreamController.close();
           this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
           this.#closedPromise.resolve({
-            closeCode: code3,
+            closeCode: code19,
             reason: reason2
           });
         } else {
-          const error2 = createUnvalidatedWebSocketError("unclean close", code3, reason2);
+          const error2 = createUnvalidatedWebSocketError("unclean close", code19, reason2);
           this.#readableStreamController?.error(error2);
           this.#writableStreamController?.error(error2);
           this.#closedPromise.reject(error2);
         }
       }
       #closeUsingReason(reason2) {
-        let code3 = null;
+        let code19 = null;
         let reasonString = "";
         if (webidl.is.WebSocketError(reason2)) {
-          code3 = reason2.closeCode;
+          code19 = reason2.closeCode;
           reasonString = reason2.reason;
         }
-        closeWebSocketConnection(this.#handler, code3, reasonString);
+        closeWebSocketConnection(this.#handler, code19, reasonString);
       }
       //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
       #cancel(reason2) {
@@ -42913,7 +50078,7 @@ var require_eventsource_stream = __commonJS({
     var LF = 10;
     var CR = 13;
     var COLON = 58;
-    var SPACE = 32;
+    var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
     var DATA = Buffer.from("data");
     var EVENT = Buffer.from("event");
@@ -43106,7 +50271,7 @@ var require_eventsource_stream = __commonJS({
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line[valueStart] === SPACE2) {
             ++valueStart;
           }
         }
@@ -43640,7 +50805,7 @@ var require_undici = __commonJS({
     var Agent3 = require_agent();
     var ProxyAgent2 = require_proxy_agent();
     var Socks5ProxyAgent = require_socks5_proxy_agent();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
     var H2CClient = require_h2c_client();
     var errors = require_errors3();
@@ -43667,7 +50832,7 @@ var require_undici = __commonJS({
     module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
     module.exports.Socks5ProxyAgent = Socks5ProxyAgent;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.H2CClient = H2CClient;
     module.exports.RetryHandler = RetryHandler;
@@ -43826,6 +50991,25 @@ ${captureLines}` : capture.stack;
 // src/tenant/http.ts
 import { EventEmitter } from "node:events";
 import { performance as performance2 } from "node:perf_hooks";
+async function readBody(response, max) {
+  const length = response.headers["content-length"];
+  if (typeof length === "string" && /^\d+$/.test(length)) {
+    if (Number(length) <= max) return response.body.text();
+    response.body.destroy();
+    return void 0;
+  }
+  const chunks = [];
+  let size3 = 0;
+  for await (const chunk of response.body) {
+    size3 += chunk.length;
+    if (size3 > max) {
+      response.body.destroy();
+      return void 0;
+    }
+    chunks.push(chunk);
+  }
+  return UTF82.decode(Buffer.concat(chunks, size3));
+}
 function showDuration(ms2) {
   return ms2 >= 1e3 ? `${Math.round(ms2 / 100) / 10}s` : `${ms2}ms`;
 }
@@ -43836,11 +51020,12 @@ function safeOrError(baseUrl) {
     return error2;
   }
 }
-var import_undici, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, HttpTransport;
+var import_undici, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, HttpTransport, UTF82;
 var init_http = __esm({
   "src/tenant/http.ts"() {
     "use strict";
     import_undici = __toESM(require_undici(), 1);
+    init_limits();
     init_errors();
     init_http_errors();
     init_printed_url();
@@ -43853,19 +51038,21 @@ var init_http = __esm({
       constructor(options) {
         this.options = options;
         this.secrets = [options.token];
+        this.limits = options.target.limits ?? DEFAULT_LIMITS;
         this.base = safeOrError(options.target.baseUrl);
         this.origin = this.base instanceof URL ? this.base.origin : "";
         this.basePath = this.base instanceof URL ? this.base.pathname.replace(/\/+$/, "") : "";
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
-        this.agent = new import_undici.Agent({
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
+        const agentOptions = {
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
           connections: 64,
           connect: { timeout: Math.min(options.target.timeoutMs, 1e4) }
-        });
+        };
+        this.agent = options.proxy ? new import_undici.EnvHttpProxyAgent({ ...agentOptions, ...options.proxy }) : new import_undici.Agent(agentOptions);
       }
       agent;
       base;
@@ -43876,6 +51063,7 @@ var init_http = __esm({
       headers;
       secrets;
       sleep;
+      limits;
       /** The base URL as it may be printed. */
       get display() {
         return this.base instanceof URL ? displayUrl(this.base) : this.options.target.baseUrl;
@@ -43895,6 +51083,10 @@ var init_http = __esm({
         let attempts = this.options.target.retries + 1;
         for (let attempt = 1; ; attempt++) {
           const result = await this.attempt(request2, attempt);
+          if (result.kind === "too_large") {
+            const path = redactSecrets(request2.path, this.secrets);
+            throw new RoleflowError(`${request2.method} ${path}: the answer is larger than ${result.limit}; it was not read (raise the limit in the config if it is expected)`, "too_large");
+          }
           if (result.kind === "failure" && result.timedOut) attempts = Math.min(attempts, attempt + 1);
           const last = attempt >= attempts;
           if (result.kind === "response") {
@@ -43948,8 +51140,10 @@ var init_http = __esm({
             body: request2.body === void 0 ? void 0 : JSON.stringify(request2.body),
             signal: abort
           });
-          const text2 = await response.body.text();
+          const key = request2.executionLog && this.limits.maxExecutionBytes < this.limits.maxResponseBytes ? "maxExecutionBytes" : "maxResponseBytes";
+          const text2 = await readBody(response, this.limits[key]);
           report(response.statusCode);
+          if (text2 === void 0) return { kind: "too_large", limit: namedLimit(this.limits, key) };
           const retryAfter = response.headers["retry-after"];
           return {
             kind: "response",
@@ -43965,6 +51159,7 @@ var init_http = __esm({
         }
       }
     };
+    UTF82 = new TextDecoder();
   }
 });
 
@@ -44111,7 +51306,7 @@ var init_decode = __esm({
   }
 });
 
-// src/core/text/group-by.ts
+// src/core/text/lists.ts
 function groupBy(items, key) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const item of items) {
@@ -44123,8 +51318,22 @@ function groupBy(items, key) {
   }
   return groups2;
 }
-var init_group_by = __esm({
-  "src/core/text/group-by.ts"() {
+function maxOf(values, floor = -Infinity) {
+  let max = floor;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+function minOf(values, ceiling = Infinity) {
+  let min = ceiling;
+  for (const v of values) if (v < min) min = v;
+  return min;
+}
+function pushAll(target, items) {
+  for (const item of items) target.push(item);
+  return target;
+}
+var init_lists = __esm({
+  "src/core/text/lists.ts"() {
     "use strict";
   }
 });
@@ -44171,7 +51380,7 @@ var WHY;
 var init_role_set = __esm({
   "src/core/roles/role-set.ts"() {
     "use strict";
-    init_group_by();
+    init_lists();
     WHY = {
       id: "each Role needs exactly one file",
       name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
@@ -44240,17 +51449,35 @@ var init_serialize = __esm({
 });
 
 // src/core/text/glob.ts
-function globToRegExp(glob) {
-  let source = "";
-  for (const ch of glob) {
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "su");
+function compileGlob(glob) {
+  const pattern = Array.from(glob);
+  if (!pattern.includes("*") && !pattern.includes("?")) return { test: (name) => name === glob };
+  return { test: (name) => wildcardMatch(pattern, Array.from(name)) };
 }
 function matchesGlob(name, glob) {
-  return globToRegExp(glob).test(name);
+  return compileGlob(glob).test(name);
+}
+function wildcardMatch(pattern, name) {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (p < pattern.length && (pattern[p] === "?" || pattern[p] !== "*" && pattern[p] === name[n])) {
+      p += 1;
+      n += 1;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p;
+      p += 1;
+      resume = n;
+    } else if (star !== -1) {
+      p = star + 1;
+      resume += 1;
+      n = resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === "*") p += 1;
+  return p === pattern.length;
 }
 var init_glob = __esm({
   "src/core/text/glob.ts"() {
@@ -44313,7 +51540,7 @@ var init_membership = __esm({
   "src/core/roles/membership.ts"() {
     "use strict";
     init_glob();
-    init_group_by();
+    init_lists();
     init_display();
     init_vars();
   }
@@ -44358,7 +51585,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -45090,8 +52317,8 @@ var require_validation2 = __commonJS({
       0
       // 112 - 127
     ];
-    function isValidStatusCode(code3) {
-      return code3 >= 1e3 && code3 <= 1014 && code3 !== 1004 && code3 !== 1005 && code3 !== 1006 || code3 >= 3e3 && code3 <= 4999;
+    function isValidStatusCode(code19) {
+      return code19 >= 1e3 && code19 <= 1014 && code19 !== 1004 && code19 !== 1005 && code19 !== 1006 || code19 >= 3e3 && code19 <= 4999;
     }
     function _isValidUTF8(buf) {
       const len = buf.length;
@@ -45696,11 +52923,11 @@ var require_receiver2 = __commonJS({
             this.emit("conclude", 1005, EMPTY_BUFFER);
             this.end();
           } else {
-            const code3 = data2.readUInt16BE(0);
-            if (!isValidStatusCode(code3)) {
+            const code19 = data2.readUInt16BE(0);
+            if (!isValidStatusCode(code19)) {
               const error2 = this.createError(
                 RangeError,
-                `invalid status code ${code3}`,
+                `invalid status code ${code19}`,
                 true,
                 1002,
                 "WS_ERR_INVALID_CLOSE_CODE"
@@ -45725,7 +52952,7 @@ var require_receiver2 = __commonJS({
               return;
             }
             this._loop = false;
-            this.emit("conclude", code3, buf);
+            this.emit("conclude", code19, buf);
             this.end();
           }
           this._state = GET_INFO;
@@ -45918,22 +53145,22 @@ var require_sender2 = __commonJS({
        * @param {Function} [cb] Callback
        * @public
        */
-      close(code3, data2, mask, cb) {
+      close(code19, data2, mask, cb) {
         let buf;
-        if (code3 === void 0) {
+        if (code19 === void 0) {
           buf = EMPTY_BUFFER;
-        } else if (typeof code3 !== "number" || !isValidStatusCode(code3)) {
+        } else if (typeof code19 !== "number" || !isValidStatusCode(code19)) {
           throw new TypeError("First argument must be a valid error code number");
         } else if (data2 === void 0 || !data2.length) {
           buf = Buffer.allocUnsafe(2);
-          buf.writeUInt16BE(code3, 0);
+          buf.writeUInt16BE(code19, 0);
         } else {
           const length = Buffer.byteLength(data2);
           if (length > 123) {
             throw new RangeError("The message must not be greater than 123 bytes");
           }
           buf = Buffer.allocUnsafe(2 + length);
-          buf.writeUInt16BE(code3, 0);
+          buf.writeUInt16BE(code19, 0);
           if (typeof data2 === "string") {
             buf.write(data2, 2);
           } else if (isUint8Array(data2)) {
@@ -46428,9 +53655,9 @@ var require_event_target = __commonJS({
             callListener(handler, this, event);
           };
         } else if (type === "close") {
-          wrapper = function onClose(code3, message2) {
+          wrapper = function onClose(code19, message2) {
             const event = new CloseEvent("close", {
-              code: code3,
+              code: code19,
               reason: message2.toString(),
               wasClean: this._closeFrameReceived && this._closeFrameSent
             });
@@ -46514,23 +53741,23 @@ var require_extension = __commonJS({
       let extensionName;
       let paramName;
       let start = -1;
-      let code3 = -1;
+      let code19 = -1;
       let end = -1;
       let i = 0;
       for (; i < header.length; i++) {
-        code3 = header.charCodeAt(i);
+        code19 = header.charCodeAt(i);
         if (extensionName === void 0) {
-          if (end === -1 && tokenChars[code3] === 1) {
+          if (end === -1 && tokenChars[code19] === 1) {
             if (start === -1) start = i;
-          } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
+          } else if (i !== 0 && (code19 === 32 || code19 === 9)) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code3 === 59 || code3 === 44) {
+          } else if (code19 === 59 || code19 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             const name = header.slice(start, end);
-            if (code3 === 44) {
+            if (code19 === 44) {
               push(offers, name, params);
               params = /* @__PURE__ */ Object.create(null);
             } else {
@@ -46541,23 +53768,23 @@ var require_extension = __commonJS({
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
         } else if (paramName === void 0) {
-          if (end === -1 && tokenChars[code3] === 1) {
+          if (end === -1 && tokenChars[code19] === 1) {
             if (start === -1) start = i;
-          } else if (code3 === 32 || code3 === 9) {
+          } else if (code19 === 32 || code19 === 9) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code3 === 59 || code3 === 44) {
+          } else if (code19 === 59 || code19 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             push(params, header.slice(start, end), true);
-            if (code3 === 44) {
+            if (code19 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
             }
             start = end = -1;
-          } else if (code3 === 61 && start !== -1 && end === -1) {
+          } else if (code19 === 61 && start !== -1 && end === -1) {
             paramName = header.slice(start, i);
             start = end = -1;
           } else {
@@ -46565,30 +53792,30 @@ var require_extension = __commonJS({
           }
         } else {
           if (isEscaping) {
-            if (tokenChars[code3] !== 1) {
+            if (tokenChars[code19] !== 1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (start === -1) start = i;
             else if (!mustUnescape) mustUnescape = true;
             isEscaping = false;
           } else if (inQuotes) {
-            if (tokenChars[code3] === 1) {
+            if (tokenChars[code19] === 1) {
               if (start === -1) start = i;
-            } else if (code3 === 34 && start !== -1) {
+            } else if (code19 === 34 && start !== -1) {
               inQuotes = false;
               end = i;
-            } else if (code3 === 92) {
+            } else if (code19 === 92) {
               isEscaping = true;
             } else {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
-          } else if (code3 === 34 && header.charCodeAt(i - 1) === 61) {
+          } else if (code19 === 34 && header.charCodeAt(i - 1) === 61) {
             inQuotes = true;
-          } else if (end === -1 && tokenChars[code3] === 1) {
+          } else if (end === -1 && tokenChars[code19] === 1) {
             if (start === -1) start = i;
-          } else if (start !== -1 && (code3 === 32 || code3 === 9)) {
+          } else if (start !== -1 && (code19 === 32 || code19 === 9)) {
             if (end === -1) end = i;
-          } else if (code3 === 59 || code3 === 44) {
+          } else if (code19 === 59 || code19 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
@@ -46599,7 +53826,7 @@ var require_extension = __commonJS({
               mustUnescape = false;
             }
             push(params, paramName, value);
-            if (code3 === 44) {
+            if (code19 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
@@ -46611,7 +53838,7 @@ var require_extension = __commonJS({
           }
         }
       }
-      if (start === -1 || inQuotes || code3 === 32 || code3 === 9) {
+      if (start === -1 || inQuotes || code19 === 32 || code19 === 9) {
         throw new SyntaxError("Unexpected end of input");
       }
       if (end === -1) end = i;
@@ -46920,7 +54147,7 @@ var require_websocket2 = __commonJS({
        *     closing
        * @public
        */
-      close(code3, data2) {
+      close(code19, data2) {
         if (this.readyState === _WebSocket.CLOSED) return;
         if (this.readyState === _WebSocket.CONNECTING) {
           const msg = "WebSocket was closed before the connection was established";
@@ -46933,7 +54160,7 @@ var require_websocket2 = __commonJS({
           }
           return;
         }
-        this._sender.close(code3, data2, !this._isServer, (err) => {
+        this._sender.close(code19, data2, !this._isServer, (err) => {
           if (err) return;
           this._closeFrameSent = true;
           if (this._closeFrameReceived || this._receiver._writableState.errorEmitted) {
@@ -47217,7 +54444,7 @@ var require_websocket2 = __commonJS({
       const request2 = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
-      opts.createConnection = opts.createConnection || (isSecure ? tlsConnect : netConnect);
+      opts.createConnection = opts.createConnection || (isSecure ? tlsConnect2 : netConnect2);
       opts.defaultPort = opts.defaultPort || defaultPort;
       opts.port = parsedUrl.port || defaultPort;
       opts.host = parsedUrl.hostname.startsWith("[") ? parsedUrl.hostname.slice(1, -1) : parsedUrl.hostname;
@@ -47423,11 +54650,11 @@ var require_websocket2 = __commonJS({
       websocket.emit("error", err);
       websocket.emitClose();
     }
-    function netConnect(options) {
+    function netConnect2(options) {
       options.path = options.socketPath;
       return net.connect(options);
     }
-    function tlsConnect(options) {
+    function tlsConnect2(options) {
       options.path = void 0;
       if (!options.servername && options.servername !== "") {
         options.servername = net.isIP(options.host) ? "" : options.host;
@@ -47464,10 +54691,10 @@ var require_websocket2 = __commonJS({
         process.nextTick(cb, err);
       }
     }
-    function receiverOnConclude(code3, reason2) {
+    function receiverOnConclude(code19, reason2) {
       const websocket = this[kWebSocket];
       websocket._closeFrameReceived = true;
-      websocket._closeCode = code3;
+      websocket._closeCode = code19;
       if (reason2.length === 0) {
         websocket._closeMessage = EMPTY_BUFFER;
       } else {
@@ -47477,8 +54704,8 @@ var require_websocket2 = __commonJS({
       if (websocket._socket[kWebSocket] === void 0) return;
       websocket._socket.removeListener("data", socketOnData);
       process.nextTick(resume, websocket._socket);
-      if (code3 === 1005) websocket.close();
-      else websocket.close(code3, reason2);
+      if (code19 === 1005) websocket.close();
+      else websocket.close(code19, reason2);
     }
     function receiverOnDrain() {
       const websocket = this[kWebSocket];
@@ -47694,12 +54921,12 @@ var require_subprotocol = __commonJS({
       let end = -1;
       let i = 0;
       for (i; i < header.length; i++) {
-        const code3 = header.charCodeAt(i);
-        if (end === -1 && tokenChars[code3] === 1) {
+        const code19 = header.charCodeAt(i);
+        if (end === -1 && tokenChars[code19] === 1) {
           if (start === -1) start = i;
-        } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
+        } else if (i !== 0 && (code19 === 32 || code19 === 9)) {
           if (end === -1 && start !== -1) end = i;
-        } else if (code3 === 44) {
+        } else if (code19 === 44) {
           if (start === -1) {
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
@@ -48004,9 +55231,9 @@ var require_websocket_server = __commonJS({
             req
           };
           if (this.options.verifyClient.length === 2) {
-            this.options.verifyClient(info2, (verified, code3, message2, headers) => {
+            this.options.verifyClient(info2, (verified, code19, message2, headers) => {
               if (!verified) {
-                return abortHandshake(socket, code3 || 401, message2, headers);
+                return abortHandshake(socket, code19 || 401, message2, headers);
               }
               this.completeUpgrade(
                 extensions,
@@ -48106,8 +55333,8 @@ var require_websocket_server = __commonJS({
     function socketOnError() {
       this.destroy();
     }
-    function abortHandshake(socket, code3, message2, headers) {
-      message2 = message2 || http.STATUS_CODES[code3];
+    function abortHandshake(socket, code19, message2, headers) {
+      message2 = message2 || http.STATUS_CODES[code19];
       headers = {
         Connection: "close",
         "Content-Type": "text/html",
@@ -48116,17 +55343,17 @@ var require_websocket_server = __commonJS({
       };
       socket.once("finish", socket.destroy);
       socket.end(
-        `HTTP/1.1 ${code3} ${http.STATUS_CODES[code3]}\r
+        `HTTP/1.1 ${code19} ${http.STATUS_CODES[code19]}\r
 ` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
       );
     }
-    function abortHandshakeOrEmitwsClientError(server, req, socket, code3, message2, headers) {
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code19, message2, headers) {
       if (server.listenerCount("wsClientError")) {
         const err = new Error(message2);
         Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
         server.emit("wsClientError", err, socket, req);
       } else {
-        abortHandshake(socket, code3, message2, headers);
+        abortHandshake(socket, code19, message2, headers);
       }
     }
   }
@@ -48145,6 +55372,69 @@ var init_wrapper = __esm({
     import_websocket = __toESM(require_websocket2(), 1);
     import_websocket_server = __toESM(require_websocket_server(), 1);
     wrapper_default = import_websocket.default;
+  }
+});
+
+// src/tenant/proxy-tunnel.ts
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+function tunnelAgent(proxy, secure) {
+  const Base = secure ? HttpsAgent : HttpAgent;
+  class Tunnel extends Base {
+    // Node's Agent takes the socket from the callback when this returns nothing.
+    createConnection(request2, callback) {
+      const options = request2;
+      const host = options.hostname ?? options.host ?? "localhost";
+      const port = Number(options.port) || (secure ? 443 : 80);
+      openTunnel(proxy, host, port).then(
+        (socket) => callback?.(null, secure ? tlsConnect({ ...options, host, port, socket, servername: options.servername ?? host }) : socket),
+        (error2) => callback?.(error2, void 0)
+      );
+      return void 0;
+    }
+  }
+  return new Tunnel({ keepAlive: false });
+}
+function openTunnel(proxy, host, port) {
+  const proxyPort = Number(proxy.port) || (proxy.protocol === "https:" ? 443 : 80);
+  const socket = proxy.protocol === "https:" ? tlsConnect({ host: proxy.hostname, port: proxyPort, servername: proxy.hostname }) : netConnect({ host: proxy.hostname, port: proxyPort });
+  const target = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const auth2 = proxy.username ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}\r
+` : "";
+  return new Promise((resolve29, reject2) => {
+    let head = Buffer.alloc(0);
+    const fail3 = (error2) => {
+      socket.destroy();
+      reject2(error2);
+    };
+    socket.once("error", (error2) => reject2(new Error(`proxy ${displayUrl(proxy)}: ${error2.code ?? error2.message}`)));
+    socket.once(proxy.protocol === "https:" ? "secureConnect" : "connect", () => socket.write(`CONNECT ${target} HTTP/1.1\r
+Host: ${target}\r
+${auth2}\r
+`));
+    const onData = (chunk) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) {
+        if (head.length > 16 * 1024) fail3(new Error(`proxy ${displayUrl(proxy)} sent no end to its answer to CONNECT`));
+        return;
+      }
+      socket.off("data", onData);
+      const status = head.subarray(0, head.indexOf("\r\n")).toString("latin1");
+      if (!/^HTTP\/1\.[01] 2\d\d\b/.test(status)) return fail3(new Error(`proxy ${displayUrl(proxy)} refused the tunnel to ${target}: ${status.slice(0, 80)}`));
+      if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
+      socket.removeAllListeners("error");
+      resolve29(socket);
+    };
+    socket.on("data", onData);
+  });
+}
+var init_proxy_tunnel = __esm({
+  "src/tenant/proxy-tunnel.ts"() {
+    "use strict";
+    init_printed_url();
   }
 });
 
@@ -48186,24 +55476,35 @@ var init_ws_session = __esm({
     "use strict";
     init_wrapper();
     init_errors();
+    init_limits();
     init_redact_messages();
     init_stop_signal();
     init_decode();
     Session = class {
-      constructor(socket, shown, secrets) {
+      constructor(socket, shown, secrets, limits = DEFAULT_LIMITS) {
         this.socket = socket;
         this.shown = shown;
         this.secrets = secrets;
+        this.limits = limits;
         socket.on("message", (data2) => {
-          const text2 = (Array.isArray(data2) ? Buffer.concat(data2) : Buffer.isBuffer(data2) ? data2 : Buffer.from(data2)).toString("utf8");
+          if (this.endedBecause !== void 0) return;
+          const bytes = Array.isArray(data2) ? Buffer.concat(data2) : Buffer.isBuffer(data2) ? data2 : Buffer.from(data2);
+          this.received.messages += 1;
+          this.received.bytes += bytes.length;
+          if (this.received.messages > limits.maxMessages) return this.overLimit("maxMessages", "messages");
+          if (this.received.bytes > limits.maxExecutionBytes) return this.overLimit("maxExecutionBytes", "received");
+          const text2 = bytes.toString("utf8");
           const message2 = toWsMessage(text2);
           this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
         });
-        socket.on("close", (code3, reason2) => {
+        socket.on("error", (error2) => {
+          if (error2.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.overLimit("maxExecutionBytes", "received", "in one frame");
+        });
+        socket.on("close", (code19, reason2) => {
           clearTimeout(this.terminateTimer);
           if (this.endedBecause === void 0) {
             const why2 = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
-            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why2})`;
+            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code19}${why2})`;
           }
           for (const waiter of this.waiters.splice(0)) {
             clearTimeout(waiter.timer);
@@ -48226,6 +55527,8 @@ var init_ws_session = __esm({
       onStop = () => {
         for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
       };
+      /** What this session (one execution) received: counted against `limits`. */
+      received = { messages: 0, bytes: 0 };
       send(frame) {
         if (this.socket.readyState !== wrapper_default.OPEN) {
           throw this.endedBecause === void 0 ? this.error(`connection to ${this.shown} is not open`) : this.ended();
@@ -48238,8 +55541,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve28, reject2) => {
-          const waiter = { resolve: resolve28, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve29, reject2) => {
+          const waiter = { resolve: resolve29, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -48260,6 +55563,17 @@ var init_ws_session = __esm({
         if (this.socket.readyState === wrapper_default.CLOSED) return;
         this.socket.close(1e3);
         this.terminateTimer = setTimeout(() => this.socket.terminate(), 1e3).unref();
+      }
+      /**
+       * Past a limit: the execution ends with an error naming it (given to whoever reads next, after
+       * what came before), nothing more is read, and the connection is dropped.
+       */
+      overLimit(key, what, where = "in one execution") {
+        if (this.endedBecause !== void 0) return;
+        this.endedBecause = `more than ${namedLimit(this.limits, key)} ${what} ${where} from ${this.shown}: the rest was not read`;
+        this.endError = new RoleflowError(redactSecrets(`WebSocket: ${this.endedBecause}`, this.secrets), "too_large");
+        this.deliver(this.endError);
+        this.socket.terminate();
       }
       deliver(item) {
         const waiter = this.waiters.shift();
@@ -48308,7 +55622,7 @@ var ws_open_exports = {};
 __export(ws_open_exports, {
   openWsSession: () => openWsSession
 });
-function openWsSession(target, token, onRequest) {
+function openWsSession(target, token, onRequest, proxy) {
   if (target.wsUrl === void 0) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
@@ -48326,13 +55640,16 @@ function openWsSession(target, token, onRequest) {
     url = new URL(checked.href);
     url.searchParams.set("token", token);
   } else if (token !== void 0) headers.authorization = `Bearer ${token}`;
+  const via = proxy === void 0 ? void 0 : proxyFor(new URL(checked.href), proxy);
   let socket;
   try {
     socket = new wrapper_default(url, {
       headers,
       followRedirects: false,
       perMessageDeflate: false,
-      maxPayload: 64 * 1024 * 1024
+      ...via && { agent: tunnelAgent(via, checked.href.startsWith("wss:")) },
+      // No frame larger than an execution may hold is read (the session names the limit).
+      maxPayload: (target.limits ?? DEFAULT_LIMITS).maxExecutionBytes
     });
   } catch (error2) {
     const why2 = oneLine(error2 instanceof Error ? error2.message : String(error2), 160);
@@ -48344,15 +55661,15 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve28, reject2) => {
+  return new Promise((resolve29, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
-    const fail3 = (message2, code3, status = "error") => {
+    const fail3 = (message2, code19, status = "error") => {
       if (settled) return;
       settled = true;
       clearTimeout(handshake);
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
+      reject2(new RoleflowError(redactSecrets(message2, secrets), code19));
       socket.terminate();
     };
     socket.on("error", (error2) => {
@@ -48370,7 +55687,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve28(new Session(socket, shown, secrets));
+      resolve29(new Session(socket, shown, secrets, target.limits));
     });
   });
 }
@@ -48389,10 +55706,13 @@ var init_ws_open = __esm({
     "use strict";
     init_wrapper();
     init_errors();
+    init_limits();
     init_http_errors();
     init_printed_url();
     init_redact_messages();
     init_url_safety();
+    init_proxy_env();
+    init_proxy_tunnel();
     init_ws_session();
     checkedUrls = /* @__PURE__ */ new Map();
   }
@@ -48506,14 +55826,14 @@ var init_client = __esm({
         return this.guard(async () => {
           const path = "/admin/stats";
           const body = { execution_id: executionId, opCode: "exec_logs" };
-          const answer = this.ok(await this.http.send({ method: "POST", path, body }, IDEMPOTENT));
+          const answer = this.ok(await this.http.send({ method: "POST", path, body, executionLog: true }, IDEMPOTENT));
           return toExecLogs(jsonBody(answer), `POST ${path}`);
         });
       }
       openWs() {
         return this.guard(async () => {
           const { openWsSession: openWsSession2 } = await (wsOpenModule ??= Promise.resolve().then(() => (init_ws_open(), ws_open_exports)));
-          const session = await openWsSession2(this.target, this.options.token, this.options.onRequest);
+          const session = await openWsSession2(this.target, this.options.token, this.options.onRequest, this.options.proxy);
           this.sessions.add(session);
           const close = session.close.bind(session);
           session.close = () => {
@@ -49385,13 +56705,13 @@ function validateFlowsObject(value, label) {
   return validateFlows({ value, locate: () => ({ line: 1, col: 1 }) }, label);
 }
 function compileFlows(config) {
-  const compiled2 = /* @__PURE__ */ new Map();
+  const compiled3 = /* @__PURE__ */ new Map();
   for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
     const steps = flow.steps.map((step2, i) => {
       const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, validatedRegex(re)]);
       const always = step2.fail === true;
       return {
         service: step2.service,
@@ -49404,7 +56724,7 @@ function compileFlows(config) {
       };
     });
     const outputRoles = outputRoleNames(flow.outputs);
-    compiled2.set(name, {
+    compiled3.set(name, {
       name,
       flowId: flow.flow_id ?? stableId(name),
       identity: flow.identity ?? DEFAULT_IDENTITY,
@@ -49416,7 +56736,7 @@ function compileFlows(config) {
       ...flow.grade === void 0 ? {} : { grade: flow.grade }
     });
   }
-  return compiled2;
+  return compiled3;
 }
 function parseLatency(value) {
   if (typeof value === "number") return value;
@@ -49470,13 +56790,14 @@ function valueIssues(source, file) {
 function asRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? value : void 0;
 }
+function validatedRegex(source) {
+  const compiled3 = compileUserRegex(source);
+  if (!compiled3.ok) throw new Error(compiled3.error);
+  return compiled3.regex;
+}
 function regexProblem(source) {
-  try {
-    new RegExp(source);
-    return void 0;
-  } catch (err) {
-    return `not a valid regular expression (${err instanceof Error ? err.message : String(err)})`;
-  }
+  const compiled3 = compileUserRegex(source);
+  return compiled3.ok ? void 0 : `not a valid regular expression: ${compiled3.error}`;
 }
 function pointerOf(keys) {
   return ["", ...keys].map((key) => key.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
@@ -49489,6 +56810,7 @@ var DEFAULT_IDENTITY, MAX_LATENCY_MS, LATENCY;
 var init_flows_config = __esm({
   "src/emulator/flows-config.ts"() {
     "use strict";
+    init_linear_regex();
     init_schema();
     init_yaml_source();
     init_flows_config_schema();
@@ -49823,10 +57145,10 @@ function createWsEndpoint(options) {
       });
       const url = req.url ?? "/";
       const q = url.indexOf("?");
-      if ((q === -1 ? url : url.slice(0, q)) !== "/ws") return refuse(socket, "404 Not Found");
+      if ((q === -1 ? url : url.slice(0, q)) !== "/ws") return refuse2(socket, "404 Not Found");
       const queryToken = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get("token");
       const allowed = options.tokenMatches(bearerToken(req.headers.authorization)) || options.tokenMatches(queryToken ?? void 0);
-      if (!allowed) return refuse(socket, "403 Forbidden");
+      if (!allowed) return refuse2(socket, "403 Forbidden");
       wss.handleUpgrade(req, socket, head, serve2);
     },
     close() {
@@ -49906,7 +57228,7 @@ function stop(conn) {
   for (const timer of conn.timers) clearTimeout(timer);
   conn.timers.clear();
 }
-function refuse(socket, status) {
+function refuse2(socket, status) {
   socket.end(`HTTP/1.1 ${status}\r
 Connection: close\r
 Content-Length: 0\r
@@ -49976,7 +57298,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve28) => server.close(() => resolve28()));
+      const closed = new Promise((resolve29) => server.close(() => resolve29()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -50017,12 +57339,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve28, reject2) => {
+  return new Promise((resolve29, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve28(server.address()));
+    server.listen(port, host, () => resolve29(server.address()));
   });
 }
 function displayHost(host) {
@@ -50089,7 +57411,7 @@ async function openTenant(opts) {
       token: randomBytes2(24).toString("base64url"),
       flows: embeddedFlowsOf(opts.cwd, config).abs
     });
-    const target2 = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
+    const target2 = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client2 = createClient2({ target: target2, token: emulator.token, ...hooks(opts) });
     return {
       client: client2,
@@ -50116,13 +57438,15 @@ async function openTenant(opts) {
     baseUrl: (flags.baseUrl ?? configured.baseUrl).replace(/\/+$/, ""),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
     tokenEnv,
+    limits: config.limits,
     ...configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}
   });
   safeTenantUrl(target.baseUrl, "http", flags.baseUrl === void 0 ? `tenants.${name}.base_url` : "--base-url");
   if (target.wsUrl !== void 0) safeTenantUrl(target.wsUrl, "ws", flags.wsUrl === void 0 ? `tenants.${name}.ws_url` : "--ws-url");
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient2({ target, token, ...hooks(opts) });
+  const proxy = proxySettings(env);
+  const client = createClient2({ target, token, ...hooks(opts), ...proxy && { proxy } });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 function tenantNameOf(config, flags) {
@@ -50151,7 +57475,8 @@ function targetOf(name, t6) {
     api: t6.api ?? {},
     timeoutMs: t6.timeoutMs ?? 3e4,
     retries: t6.retries ?? 4,
-    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
+    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv },
+    ...t6.limits === void 0 ? {} : { limits: t6.limits }
   };
 }
 function hooks(opts) {
@@ -50166,14 +57491,15 @@ var init_open_tenant = __esm({
     init_config_file();
     init_url_safety();
     init_schema();
+    init_proxy_env();
     LOCAL_TENANT = "local";
   }
 });
 
 // src/core/plan/matching.ts
 function globMatcher(globs) {
-  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  return (name) => compiled2.find((c) => c.re.test(name))?.glob;
+  const compiled3 = globs.map((g) => ({ glob: g, re: compileGlob(g) }));
+  return (name) => compiled3.find((c) => c.re.test(name))?.glob;
 }
 function indexRoles(roles) {
   return { byId: rolesById(roles), byName: groupBy(roles, (role) => role.name) };
@@ -50260,7 +57586,7 @@ var init_matching = __esm({
   "src/core/plan/matching.ts"() {
     "use strict";
     init_glob();
-    init_group_by();
+    init_lists();
     init_display();
   }
 });
@@ -50392,7 +57718,7 @@ function targetNotes(targets, files, remote) {
 var init_notes = __esm({
   "src/core/plan/notes.ts"() {
     "use strict";
-    init_group_by();
+    init_lists();
     init_display();
     init_matching();
   }
@@ -50958,7 +58284,7 @@ function diffDetails(change2, maxLines, maxLineChars) {
   const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join("\n");
-  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const longestTicks = maxOf(Array.from(body.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = "`".repeat(Math.max(3, longestTicks + 1));
   return `<details><summary>✏️ ${mdCode(change2.name)}: content diff</summary>
 
@@ -50978,6 +58304,7 @@ var init_markdown_parts = __esm({
   "src/core/plan/render/markdown-parts.ts"() {
     "use strict";
     init_policy_lines();
+    init_lists();
     init_errors();
     init_display();
     init_text();
@@ -51222,7 +58549,7 @@ var init_duplicates = __esm({
   "src/core/apply/duplicates.ts"() {
     "use strict";
     init_plan();
-    init_group_by();
+    init_lists();
   }
 });
 
@@ -51950,10 +59277,10 @@ var require_errors4 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code3, data2) {
+      constructor(message2, code19, data2) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code3 ? `HPE_${code3}` : void 0;
+        this.code = code19 ? `HPE_${code19}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -51976,12 +59303,12 @@ var require_errors4 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
+      constructor(message2, code19, { headers, data: data2 }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code3;
+        this.statusCode = code19;
         this.data = data2;
         this.headers = headers;
       }
@@ -51992,12 +59319,12 @@ var require_errors4 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
+      constructor(message2, code19, { headers, data: data2 }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code3;
+        this.statusCode = code19;
         this.data = data2;
         this.headers = headers;
       }
@@ -52207,8 +59534,8 @@ var require_tree2 = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code3 = this.code = key.charCodeAt(index);
-        if (code3 > 127) {
+        const code19 = this.code = key.charCodeAt(index);
+        if (code19 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -52229,11 +59556,11 @@ var require_tree2 = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code3 = key.charCodeAt(index);
-          if (code3 > 127) {
+          const code19 = key.charCodeAt(index);
+          if (code19 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code3) {
+          if (node.code === code19) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -52243,7 +59570,7 @@ var require_tree2 = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code3) {
+          } else if (node.code < code19) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -52267,19 +59594,19 @@ var require_tree2 = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code3 = key[index];
-          if (code3 <= 90 && code3 >= 65) {
-            code3 |= 32;
+          let code19 = key[index];
+          if (code19 <= 90 && code19 >= 65) {
+            code19 |= 32;
           }
           while (node !== null) {
-            if (code3 === node.code) {
+            if (code19 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code3 ? node.left : node.right;
+            node = node.code < code19 ? node.left : node.right;
           }
         }
         return null;
@@ -52986,11 +60313,11 @@ var require_diagnostics2 = __commonJS({
         websocketDebuglog("connection opened %s%s", address, port ? `:${port}` : "");
       });
       diagnosticsChannel.channel("undici:websocket:close").subscribe((evt) => {
-        const { websocket, code: code3, reason: reason2 } = evt;
+        const { websocket, code: code19, reason: reason2 } = evt;
         websocketDebuglog(
           "closed connection to %s - %s %s",
           websocket.url,
-          code3,
+          code19,
           reason2
         );
       });
@@ -53521,9 +60848,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve28(data2);
+              return err ? reject2(err) : resolve29(data2);
             });
           });
         }
@@ -53561,12 +60888,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve28(data2);
+              ) : resolve29(data2);
             });
           });
         }
@@ -55478,9 +62805,9 @@ var require_util9 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code3 = url.charCodeAt(i);
-        if (code3 > 126 || // Non-US-ASCII + DEL
-        code3 < 32) {
+        const code19 = url.charCodeAt(i);
+        if (code19 > 126 || // Non-US-ASCII + DEL
+        code19 < 32) {
           return false;
         }
       }
@@ -55833,8 +63160,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve28, reject2) => {
-        res = resolve28;
+      const promise = new Promise((resolve29, reject2) => {
+        res = resolve29;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56071,8 +63398,8 @@ var require_util9 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code3 = char.charCodeAt(0);
-          return code3 >= 48 && code3 <= 57;
+          const code19 = char.charCodeAt(0);
+          return code19 >= 48 && code19 <= 57;
         },
         data2,
         position
@@ -56098,8 +63425,8 @@ var require_util9 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code3 = char.charCodeAt(0);
-          return code3 >= 48 && code3 <= 57;
+          const code19 = char.charCodeAt(0);
+          return code19 >= 48 && code19 <= 57;
         },
         data2,
         position
@@ -57217,7 +64544,7 @@ var require_client_h12 = __commonJS({
     var TIMEOUT_HEADERS = 2 | USE_FAST_TIMER;
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
-    var Parser2 = class {
+    var Parser4 = class {
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
@@ -57644,7 +64971,7 @@ var require_client_h12 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = new Parser2(client, socket, llhttpInstance);
+      socket[kParser] = new Parser4(client, socket, llhttpInstance);
       addListener(socket, "error", function(err) {
         const parser = this[kParser];
         if (err.code === "ECONNRESET" && parser.statusCode && !parser.shouldKeepAlive) {
@@ -58085,12 +65412,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve29;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58390,9 +65717,9 @@ var require_client_h22 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code3, id) {
+    function onHttp2FrameError(type, code19, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code19}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -58402,8 +65729,8 @@ var require_client_h22 = __commonJS({
       this.destroy(err);
       util.destroy(this[kSocket], err);
     }
-    function onHTTP2GoAway(code3) {
-      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code3}`, util.getSocketInfo(this));
+    function onHTTP2GoAway(code19) {
+      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code19}`, util.getSocketInfo(this));
       const client = this[kClient];
       client[kSocket] = null;
       client[kHTTPContext] = null;
@@ -58608,8 +65935,8 @@ var require_client_h22 = __commonJS({
       stream.once("error", function(err) {
         abort(err);
       });
-      stream.once("frameError", (type, code3) => {
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`));
+      stream.once("frameError", (type, code19) => {
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code19}`));
       });
       return true;
       function writeBodyH2() {
@@ -58760,12 +66087,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve29;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -59244,16 +66571,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve28) => {
+        return new Promise((resolve29) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve28;
+            this[kClosedResolve] = resolve29;
           } else {
-            resolve28(null);
+            resolve29(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve28) => {
+        return new Promise((resolve29) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -59264,7 +66591,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve28(null);
+            resolve29(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -59315,7 +66642,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve28, reject2) => {
+        const socket = await new Promise((resolve29, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -59327,7 +66654,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve28(socket2);
+              resolve29(socket2);
             }
           });
         });
@@ -59663,8 +66990,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve28) => {
-            this[kClosedResolve] = resolve28;
+          await new Promise((resolve29) => {
+            this[kClosedResolve] = resolve29;
           });
         }
       }
@@ -60294,7 +67621,7 @@ var require_env_http_proxy_agent2 = __commonJS({
       "https:": 443
     };
     var experimentalWarned = false;
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -60413,7 +67740,7 @@ var require_env_http_proxy_agent2 = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -60547,7 +67874,7 @@ var require_retry_handler2 = __commonJS({
         if (this.handler.onBodySent) return this.handler.onBodySent(chunk);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code: code3, headers } = err;
+        const { statusCode, code: code19, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -60559,7 +67886,7 @@ var require_retry_handler2 = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
+        if (code19 && code19 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code19)) {
           cb(err);
           return;
         }
@@ -60933,7 +68260,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve28, reject2) => {
+        return await new Promise((resolve29, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60946,7 +68273,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve28(null);
+              resolve29(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60965,7 +68292,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve28, reject2) => {
+      return new Promise((resolve29, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60982,7 +68309,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve28,
+              resolve: resolve29,
               reject: reject2,
               length: 0,
               body: []
@@ -61052,18 +68379,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve28, stream, length } = consume2;
+      const { type, body, resolve: resolve29, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve28(chunksDecode(body, length));
+          resolve29(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve28(JSON.parse(chunksDecode(body, length)));
+          resolve29(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve28(chunksConcat(body, length).buffer);
+          resolve29(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve28(new Blob(body, { type: stream[kContentType] }));
+          resolve29(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve28(chunksConcat(body, length));
+          resolve29(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -61320,9 +68647,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61545,9 +68872,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61832,9 +69159,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61926,9 +69253,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve29, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -62255,11 +69582,11 @@ var require_mock_utils2 = __commonJS({
             mockDispatch.call(this, opts, handler);
           } catch (error2) {
             if (error2 instanceof MockNotMatchedError) {
-              const netConnect = agent[kGetNetConnect]();
-              if (netConnect === false) {
+              const netConnect2 = agent[kGetNetConnect]();
+              if (netConnect2 === false) {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
               }
-              if (checkNetConnect(netConnect, origin)) {
+              if (checkNetConnect(netConnect2, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
                 throw new MockNotMatchedError(`${error2.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)`);
@@ -62273,11 +69600,11 @@ var require_mock_utils2 = __commonJS({
         }
       };
     }
-    function checkNetConnect(netConnect, origin) {
+    function checkNetConnect(netConnect2, origin) {
       const url = new URL(origin);
-      if (netConnect === true) {
+      if (netConnect2 === true) {
         return true;
-      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+      } else if (Array.isArray(netConnect2) && netConnect2.some((matcher) => matchValue(matcher, url.host))) {
         return true;
       }
       return false;
@@ -63302,8 +70629,8 @@ var require_headers2 = __commonJS({
     var util = __require("node:util");
     var kHeadersMap = Symbol("headers map");
     var kHeadersSortedMap = Symbol("headers map sorted");
-    function isHTTPWhiteSpaceCharCode(code3) {
-      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
+    function isHTTPWhiteSpaceCharCode(code19) {
+      return code19 === 10 || code19 === 13 || code19 === 9 || code19 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -65791,7 +73118,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve28, reject2) => agent.dispatch(
+        return new Promise((resolve29, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65867,7 +73194,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve28({
+              resolve29({
                 status,
                 statusText,
                 headersList,
@@ -65910,7 +73237,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve28({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67458,8 +74785,8 @@ var require_util13 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code3 = value.charCodeAt(i);
-        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
+        const code19 = value.charCodeAt(i);
+        if (code19 >= 0 && code19 <= 8 || code19 >= 10 && code19 <= 31 || code19 === 127) {
           return true;
         }
       }
@@ -67467,26 +74794,26 @@ var require_util13 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code3 = name.charCodeAt(i);
-        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
-        code3 > 126 || // exclude non-ascii and DEL
-        code3 === 34 || // "
-        code3 === 40 || // (
-        code3 === 41 || // )
-        code3 === 60 || // <
-        code3 === 62 || // >
-        code3 === 64 || // @
-        code3 === 44 || // ,
-        code3 === 59 || // ;
-        code3 === 58 || // :
-        code3 === 92 || // \
-        code3 === 47 || // /
-        code3 === 91 || // [
-        code3 === 93 || // ]
-        code3 === 63 || // ?
-        code3 === 61 || // =
-        code3 === 123 || // {
-        code3 === 125) {
+        const code19 = name.charCodeAt(i);
+        if (code19 < 33 || // exclude CTLs (0-31), SP and HT
+        code19 > 126 || // exclude non-ascii and DEL
+        code19 === 34 || // "
+        code19 === 40 || // (
+        code19 === 41 || // )
+        code19 === 60 || // <
+        code19 === 62 || // >
+        code19 === 64 || // @
+        code19 === 44 || // ,
+        code19 === 59 || // ;
+        code19 === 58 || // :
+        code19 === 92 || // \
+        code19 === 47 || // /
+        code19 === 91 || // [
+        code19 === 93 || // ]
+        code19 === 63 || // ?
+        code19 === 61 || // =
+        code19 === 123 || // {
+        code19 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -67502,31 +74829,31 @@ var require_util13 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code3 = value.charCodeAt(i++);
-        if (code3 < 33 || // exclude CTLs (0-31)
-        code3 > 126 || // non-ascii and DEL (127)
-        code3 === 34 || // "
-        code3 === 44 || // ,
-        code3 === 59 || // ;
-        code3 === 92) {
+        const code19 = value.charCodeAt(i++);
+        if (code19 < 33 || // exclude CTLs (0-31)
+        code19 > 126 || // non-ascii and DEL (127)
+        code19 === 34 || // "
+        code19 === 44 || // ,
+        code19 === 59 || // ;
+        code19 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code3 = path.charCodeAt(i);
-        if (code3 < 32 || // exclude CTLs (0-31)
-        code3 > 126 || // exclude DEL and non-ascii
-        code3 === 59) {
+        const code19 = path.charCodeAt(i);
+        if (code19 < 32 || // exclude CTLs (0-31)
+        code19 > 126 || // exclude DEL and non-ascii
+        code19 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code3) {
-      return code3 >= 48 && code3 <= 57 || // 0-9
-      code3 >= 65 && code3 <= 90 || // A-Z
-      code3 >= 97 && code3 <= 122;
+    function isLetterOrDigit(code19) {
+      return code19 >= 48 && code19 <= 57 || // 0-9
+      code19 >= 65 && code19 <= 90 || // A-Z
+      code19 >= 97 && code19 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -67537,8 +74864,8 @@ var require_util13 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code3 = domain.charCodeAt(i);
-        if (code3 === 46) {
+        const code19 = domain.charCodeAt(i);
+        if (code19 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -67548,10 +74875,10 @@ var require_util13 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code3)) {
+        if (labelLength === 0 && !isLetterOrDigit(code19)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code3) && code3 !== 45) {
+        if (!isLetterOrDigit(code19) && code19 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -68325,37 +75652,37 @@ var require_util14 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code3 = protocol.charCodeAt(i);
-        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code3 > 126 || code3 === 34 || // "
-        code3 === 40 || // (
-        code3 === 41 || // )
-        code3 === 44 || // ,
-        code3 === 47 || // /
-        code3 === 58 || // :
-        code3 === 59 || // ;
-        code3 === 60 || // <
-        code3 === 61 || // =
-        code3 === 62 || // >
-        code3 === 63 || // ?
-        code3 === 64 || // @
-        code3 === 91 || // [
-        code3 === 92 || // \
-        code3 === 93 || // ]
-        code3 === 123 || // {
-        code3 === 125) {
+        const code19 = protocol.charCodeAt(i);
+        if (code19 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code19 > 126 || code19 === 34 || // "
+        code19 === 40 || // (
+        code19 === 41 || // )
+        code19 === 44 || // ,
+        code19 === 47 || // /
+        code19 === 58 || // :
+        code19 === 59 || // ;
+        code19 === 60 || // <
+        code19 === 61 || // =
+        code19 === 62 || // >
+        code19 === 63 || // ?
+        code19 === 64 || // @
+        code19 === 91 || // [
+        code19 === 92 || // \
+        code19 === 93 || // ]
+        code19 === 123 || // {
+        code19 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code3) {
-      if (code3 >= 1e3 && code3 < 1015) {
-        return code3 !== 1004 && // reserved
-        code3 !== 1005 && // "MUST NOT be set as a status code"
-        code3 !== 1006;
+    function isValidStatusCode(code19) {
+      if (code19 >= 1e3 && code19 < 1015) {
+        return code19 !== 1004 && // reserved
+        code19 !== 1005 && // "MUST NOT be set as a status code"
+        code19 !== 1006;
       }
-      return code3 >= 3e3 && code3 <= 4999;
+      return code19 >= 3e3 && code19 <= 4999;
     }
     function failWebsocketConnection(ws, reason2) {
       const { [kController]: controller, [kResponse]: response } = ws;
@@ -68624,7 +75951,7 @@ var require_connection2 = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(ws, code3, reason2, reasonByteLength) {
+    function closeWebSocketConnection(ws, code19, reason2, reasonByteLength) {
       if (isClosing(ws) || isClosed(ws)) {
       } else if (!isEstablished(ws)) {
         failWebsocketConnection(ws, "Connection was closed before it was established.");
@@ -68632,12 +75959,12 @@ var require_connection2 = __commonJS({
       } else if (ws[kSentClose] === sentCloseFrameState.NOT_SENT) {
         ws[kSentClose] = sentCloseFrameState.PROCESSING;
         const frame = new WebsocketFrameSend();
-        if (code3 !== void 0 && reason2 === void 0) {
+        if (code19 !== void 0 && reason2 === void 0) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code3, 0);
-        } else if (code3 !== void 0 && reason2 !== void 0) {
+          frame.frameData.writeUInt16BE(code19, 0);
+        } else if (code19 !== void 0 && reason2 !== void 0) {
           frame.frameData = Buffer.allocUnsafe(2 + reasonByteLength);
-          frame.frameData.writeUInt16BE(code3, 0);
+          frame.frameData.writeUInt16BE(code19, 0);
           frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -68662,25 +75989,25 @@ var require_connection2 = __commonJS({
       response.socket.off("close", onSocketClose);
       response.socket.off("error", onSocketError);
       const wasClean = ws[kSentClose] === sentCloseFrameState.SENT && ws[kReceivedClose];
-      let code3 = 1005;
+      let code19 = 1005;
       let reason2 = "";
       const result = ws[kByteParser].closingInfo;
       if (result && !result.error) {
-        code3 = result.code ?? 1005;
+        code19 = result.code ?? 1005;
         reason2 = result.reason;
       } else if (!ws[kReceivedClose]) {
-        code3 = 1006;
+        code19 = 1006;
       }
       ws[kReadyState] = states.CLOSED;
       fireEvent("close", ws, (type, init2) => new CloseEvent(type, init2), {
         wasClean,
-        code: code3,
+        code: code19,
         reason: reason2
       });
       if (channels.close.hasSubscribers) {
         channels.close.publish({
           websocket: ws,
-          code: code3,
+          code: code19,
           reason: reason2
         });
       }
@@ -68805,8 +76132,8 @@ var require_receiver3 = __commonJS({
     var { closeWebSocketConnection } = require_connection2();
     var { PerMessageDeflate: PerMessageDeflate2 } = require_permessage_deflate3();
     var { MessageSizeExceededError } = require_errors4();
-    function failWebsocketConnectionWithCode(ws, code3, reason2) {
-      closeWebSocketConnection(ws, code3, reason2, Buffer.byteLength(reason2));
+    function failWebsocketConnectionWithCode(ws, code19, reason2) {
+      closeWebSocketConnection(ws, code19, reason2, Buffer.byteLength(reason2));
       failWebsocketConnection(ws, reason2);
     }
     var ByteParser = class extends Writable2 {
@@ -68993,8 +76320,8 @@ var require_receiver3 = __commonJS({
                   this.#info.fin,
                   (error2, data2) => {
                     if (error2) {
-                      const code3 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnectionWithCode(this.ws, code3, error2.message);
+                      const code19 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnectionWithCode(this.ws, code19, error2.message);
                       return;
                     }
                     if (!this.writeFragments(data2)) {
@@ -69080,11 +76407,11 @@ var require_receiver3 = __commonJS({
       }
       parseCloseBody(data2) {
         assert(data2.length !== 1);
-        let code3;
+        let code19;
         if (data2.length >= 2) {
-          code3 = data2.readUInt16BE(0);
+          code19 = data2.readUInt16BE(0);
         }
-        if (code3 !== void 0 && !isValidStatusCode(code3)) {
+        if (code19 !== void 0 && !isValidStatusCode(code19)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason2 = data2.subarray(2);
@@ -69096,7 +76423,7 @@ var require_receiver3 = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code: code3, reason: reason2, error: false };
+        return { code: code19, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -69111,8 +76438,8 @@ var require_receiver3 = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code: code3, reason: reason2 } = this.#info.closeInfo;
-            closeWebSocketConnection(this.ws, code3, reason2, reason2.length);
+            const { code: code19, reason: reason2 } = this.#info.closeInfo;
+            closeWebSocketConnection(this.ws, code19, reason2, reason2.length);
             failWebsocketConnection(this.ws, reason2);
             return false;
           }
@@ -69350,17 +76677,17 @@ var require_websocket3 = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code3 = void 0, reason2 = void 0) {
+      close(code19 = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code3 !== void 0) {
-          code3 = webidl.converters["unsigned short"](code3, prefix, "code", { clamp: true });
+        if (code19 !== void 0) {
+          code19 = webidl.converters["unsigned short"](code19, prefix, "code", { clamp: true });
         }
         if (reason2 !== void 0) {
           reason2 = webidl.converters.USVString(reason2, prefix, "reason");
         }
-        if (code3 !== void 0) {
-          if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
+        if (code19 !== void 0) {
+          if (code19 !== 1e3 && (code19 < 3e3 || code19 > 4999)) {
             throw new DOMException("invalid code", "InvalidAccessError");
           }
         }
@@ -69374,7 +76701,7 @@ var require_websocket3 = __commonJS({
             );
           }
         }
-        closeWebSocketConnection(this, code3, reason2, reasonByteLength);
+        closeWebSocketConnection(this, code19, reason2, reasonByteLength);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -69620,15 +76947,15 @@ var require_websocket3 = __commonJS({
     }
     function onParserError(err) {
       let message2;
-      let code3;
+      let code19;
       if (err instanceof CloseEvent) {
         message2 = err.reason;
-        code3 = err.code;
+        code19 = err.code;
       } else {
         message2 = err.message;
       }
       fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message2 }));
-      closeWebSocketConnection(this, code3);
+      closeWebSocketConnection(this, code19);
     }
     module.exports = {
       WebSocket: WebSocket2
@@ -69651,8 +76978,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve28) => {
-        setTimeout(resolve28, ms2).unref();
+      return new Promise((resolve29) => {
+        setTimeout(resolve29, ms2).unref();
       });
     }
     module.exports = {
@@ -69674,7 +77001,7 @@ var require_eventsource_stream2 = __commonJS({
     var LF = 10;
     var CR = 13;
     var COLON = 58;
-    var SPACE = 32;
+    var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
     var DATA = Buffer.from("data");
     var EVENT = Buffer.from("event");
@@ -69866,7 +77193,7 @@ var require_eventsource_stream2 = __commonJS({
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line[valueStart] === SPACE2) {
             ++valueStart;
           }
         }
@@ -70378,7 +77705,7 @@ var require_undici2 = __commonJS({
     var BalancedPool = require_balanced_pool2();
     var Agent3 = require_agent2();
     var ProxyAgent2 = require_proxy_agent2();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent2();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent2();
     var RetryAgent = require_retry_agent2();
     var errors = require_errors4();
     var util = require_util8();
@@ -70401,7 +77728,7 @@ var require_undici2 = __commonJS({
     module.exports.BalancedPool = BalancedPool;
     module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.RetryHandler = RetryHandler;
     module.exports.DecoratorHandler = DecoratorHandler;
@@ -71070,7 +78397,7 @@ var require_lib = __commonJS({
     }
     function isMap3(keySpec, valueSpec) {
       const isArrayValidator = isArray(isTuple([keySpec, valueSpec]));
-      const isRecordValidator = isRecord(valueSpec, { keys: keySpec });
+      const isRecordValidator = isRecord2(valueSpec, { keys: keySpec });
       return makeValidator({
         test: (value, state) => {
           var _a, _b, _c;
@@ -71146,7 +78473,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isRecord(spec, { keys: keySpec = null } = {}) {
+    function isRecord2(spec, { keys: keySpec = null } = {}) {
       const isArrayValidator = isArray(isTuple([keySpec !== null && keySpec !== void 0 ? keySpec : isString(), spec]));
       return makeValidator({
         test: (value, state) => {
@@ -71187,7 +78514,7 @@ var require_lib = __commonJS({
       });
     }
     function isDict(spec, opts = {}) {
-      return isRecord(spec, opts);
+      return isRecord2(spec, opts);
     }
     function isObject3(props, { extra: extraSpec = null } = {}) {
       const specKeys = Object.keys(props);
@@ -71230,7 +78557,7 @@ var require_lib = __commonJS({
       });
     }
     function isPartial(props) {
-      return isObject3(props, { extra: isRecord(isUnknown()) });
+      return isObject3(props, { extra: isRecord2(isUnknown()) });
     }
     var isInstanceOf = (constructor) => makeValidator({
       test: (value, state) => {
@@ -71738,7 +79065,7 @@ var require_lib = __commonJS({
     exports.isPartial = isPartial;
     exports.isPayload = isPayload;
     exports.isPositive = isPositive;
-    exports.isRecord = isRecord;
+    exports.isRecord = isRecord2;
     exports.isSet = isSet;
     exports.isString = isString;
     exports.isTuple = isTuple;
@@ -73698,14 +81025,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve28) => {
+  return new Promise((resolve29) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve28(answer);
+      resolve29(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -74124,6 +81451,108 @@ var init_load_context = __esm({
   }
 });
 
+// src/core/text/stable-json.ts
+function stableJson(value) {
+  return JSON.stringify(sortKeys(value), null, 2);
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const sorted = {};
+  for (const key of Object.keys(value).sort()) {
+    Object.defineProperty(sorted, key, { value: sortKeys(value[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return sorted;
+}
+var init_stable_json = __esm({
+  "src/core/text/stable-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/flows/checks/schema-patterns.ts
+function subschemas(schema) {
+  const found = [];
+  const todo = [{ node: schema, path: [] }];
+  for (let next = todo.pop(); next !== void 0; next = todo.pop()) {
+    const { node, path } = next;
+    if (!isRecord(node)) continue;
+    found.push({ node, path });
+    for (const k of ONE) if (isRecord(node[k])) todo.push({ node: node[k], path: [...path, k] });
+    for (const k of LIST) {
+      const list2 = node[k];
+      if (Array.isArray(list2)) list2.forEach((s, i) => todo.push({ node: s, path: [...path, k, String(i)] }));
+    }
+    for (const k of MAP) {
+      const map = node[k];
+      if (isRecord(map)) for (const [key, s] of Object.entries(map)) todo.push({ node: s, path: [...path, k, key] });
+    }
+  }
+  return found;
+}
+function schemaPatterns(schema) {
+  const found = [];
+  for (const { node, path } of subschemas(schema)) {
+    if (typeof node["pattern"] === "string") found.push({ path: [...path, "pattern"], source: node["pattern"] });
+    if (isRecord(node["patternProperties"])) {
+      for (const key of Object.keys(node["patternProperties"])) found.push({ path: [...path, "patternProperties", key], source: key });
+    }
+  }
+  return found;
+}
+function duplicateEnumValue(schema) {
+  for (const { node, path } of subschemas(schema)) {
+    const values = node["enum"];
+    if (!Array.isArray(values)) continue;
+    const seen = /* @__PURE__ */ new Map();
+    for (let i = 0; i < values.length; i++) {
+      const key = stableJson(values[i]);
+      const first = seen.get(key);
+      if (first !== void 0) {
+        const shown = JSON.stringify(values[i]);
+        return { path: [...path, "enum", String(i)], error: `invalid JSON schema: enum values ${first} and ${i} are the same (${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown})` };
+      }
+      seen.set(key, i);
+    }
+  }
+  return void 0;
+}
+function refusedPattern(schema) {
+  for (const p of schemaPatterns(schema)) {
+    const compiled3 = compileUserRegex(p.source, "u");
+    if (!compiled3.ok) return { path: p.path, error: compiled3.error };
+  }
+  return void 0;
+}
+function patternPointer(base, path) {
+  const keyed = path.length >= 2 && path[path.length - 2] === "patternProperties";
+  const pointer = ptr(base, ...keyed ? path.slice(0, -1) : path);
+  return keyed ? { pointer, key: path[path.length - 1] } : { pointer };
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var ONE, LIST, MAP, linearRegExp;
+var init_schema_patterns = __esm({
+  "src/core/flows/checks/schema-patterns.ts"() {
+    "use strict";
+    init_linear_regex();
+    init_load_context();
+    init_stable_json();
+    ONE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties", "items"];
+    LIST = ["allOf", "anyOf", "oneOf", "items", "prefixItems"];
+    MAP = ["properties", "patternProperties", "definitions", "$defs", "dependencies", "dependentSchemas"];
+    linearRegExp = Object.assign(
+      (pattern, flags) => {
+        const compiled3 = compileUserRegex(pattern, flags);
+        if (!compiled3.ok) throw new Error(compiled3.error);
+        return compiled3.regex;
+      },
+      { code: "roleflowLinearRegExp" }
+    );
+  }
+});
+
 // src/core/flows/checks/schema-check.ts
 function userSchemaCompiler(meta) {
   let checkingAjv;
@@ -74135,10 +81564,12 @@ function userSchemaCompiler(meta) {
     let check = checks.get(key);
     if (check !== void 0) return { ok: true, check };
     const { $id: _id, ...anonymous } = schema;
-    const generated = meta !== void 0 && DRAFT_07.has(anonymous.$schema);
-    const ajv2 = generated ? trustingAjv ??= new import_ajv2.Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= new import_ajv2.Ajv(USER_AJV);
+    const generated = meta !== void 0 && DRAFT_072.has(anonymous.$schema);
+    const ajv2 = generated ? trustingAjv ??= draft07Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= draft07Ajv(USER_AJV);
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: shapeErrors };
+    const refused = refusedPattern(anonymous) ?? duplicateEnumValue(anonymous);
+    if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
       const validate2 = ajv2.compile(anonymous);
       check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
@@ -74157,7 +81588,9 @@ function errorsOf(validate2, value) {
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
   if (e.keyword === "enum") {
-    return `${where}: must be one of ${e.params["allowedValues"].map(plain).join(", ")}`;
+    const allowed = e.params["allowedValues"];
+    const more = allowed.length > SHOWN_VALUES ? `, … (${allowed.length} values)` : "";
+    return `${where}: must be one of ${allowed.slice(0, SHOWN_VALUES).map(plain).join(", ")}${more}`;
   }
   if (e.keyword === "const") return `${where}: must be ${plain(e.params["allowedValue"])}`;
   return `${where}: ${describeSchemaError({ ...e, instancePath: "" })}`;
@@ -74172,17 +81605,19 @@ function plain(v) {
 function notNoise2(e) {
   return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
 }
-var import_ajv2, USER_AJV, SHOWN, DRAFT_07, compiler, compileUserSchema;
+var USER_AJV, SHOWN, SHOWN_VALUES, DRAFT_072, compiler, compileUserSchema;
 var init_schema_check = __esm({
   "src/core/flows/checks/schema-check.ts"() {
     "use strict";
-    import_ajv2 = __toESM(require_ajv(), 1);
     init_first_use();
+    init_meta_schema();
     init_precompiled_schemas();
     init_schema();
-    USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
+    init_schema_patterns();
+    USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true, code: { regExp: linearRegExp } };
     SHOWN = 3;
-    DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
+    SHOWN_VALUES = 20;
+    DRAFT_072 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
     compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
     compileUserSchema = (schema) => compiler()(schema);
   }
@@ -74233,17 +81668,18 @@ function loadAssertion(value, pointer, ctx) {
     not: a["not"] === true
   };
   if (operator === "matches" && typeof a[operator] === "string") {
-    try {
-      assertion.regex = compileMatches(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid regular expression ${JSON.stringify(a[operator])}: ${reason(err)}`);
-    }
+    const compiled3 = compileMatches(a[operator]);
+    if (compiled3.ok) assertion.regex = compiled3.regex;
+    else ctx.report(ptr(pointer, operator), compiled3.error);
   }
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
-    const compiled2 = compileUserSchema(a[operator]);
-    if (compiled2.ok) assertion.check = compiled2.check;
-    else if (compiled2.shape) for (const p of schemaProblems(compiled2.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
-    else ctx.report(ptr(pointer, operator), compiled2.error);
+    const compiled3 = compileUserSchema(a[operator]);
+    if (compiled3.ok) assertion.check = compiled3.check;
+    else if (compiled3.shape) for (const p of schemaProblems(compiled3.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else {
+      const at = patternPointer(ptr(pointer, operator), compiled3.at ?? []);
+      ctx.report(at.pointer, compiled3.error, at.key);
+    }
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -74300,7 +81736,7 @@ function loadLatency(value, pointer, ctx) {
   const l = rec(value);
   const total = l["total"] === void 0 ? [] : loadBudgets(l["total"], ptr(pointer, "total"), ctx);
   const steps = Object.entries(rec(l["steps"])).flatMap(
-    ([pattern, v]) => loadBudgets(v, ptr(pointer, "steps", pattern), ctx).map((b) => ({ ...b, pattern, regex: globToRegExp(pattern) }))
+    ([pattern, v]) => loadBudgets(v, ptr(pointer, "steps", pattern), ctx).map((b) => ({ ...b, pattern, regex: compileGlob(pattern) }))
   );
   return { total, steps };
 }
@@ -74311,9 +81747,6 @@ function loadBudgets(value, pointer, ctx) {
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
-function reason(err) {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
-}
 var MODIFIERS, OWNED_MODIFIERS, IS_OPERATOR, BUDGET_KINDS;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
@@ -74321,6 +81754,7 @@ var init_parse_expect = __esm({
     init_schema();
     init_leaks();
     init_schema_check();
+    init_schema_patterns();
     init_glob();
     init_load_context();
     init_operators();
@@ -74763,26 +82197,36 @@ function reportDuplicateNames(tests, ctx) {
 }
 function mergeIssues(schemaIssues, loadIssues) {
   const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
+  const named2 = namedPaths(schemaIssues);
   const kept = schemaIssues.filter(
-    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues)
+    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, named2)
   );
-  const loaded = loadIssues.filter((i) => !otherShape(i, loadIssues));
+  const loadNamed = namedPaths(loadIssues);
+  const loaded = loadIssues.filter((i) => !otherShape(i, loadNamed));
   const unique2 = new Map([...kept, ...loaded].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique2.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
-function otherShape(issue2, all) {
-  const shape = /: must be \w+, got \w+$/;
-  const m = /^(.*?): must be \w+, got \w+$/.exec(issue2.message);
-  if (!m) return false;
-  const path = m[1];
-  return all.some((o) => o !== issue2 && !shape.test(o.message) && [":", ".", "["].some((c) => o.message.startsWith(path + c)));
+function otherShape(issue2, named2) {
+  const m = SHAPE.exec(issue2.message);
+  return m !== null && named2.has(m[1]);
+}
+function namedPaths(issues) {
+  const named2 = /* @__PURE__ */ new Set();
+  for (const { message: message2 } of issues) {
+    if (SHAPE.test(message2)) continue;
+    for (let k = 0; k < message2.length; k++) {
+      const c = message2[k];
+      if (c === ":" || c === "." || c === "[") named2.add(message2.slice(0, k));
+    }
+  }
+  return named2;
 }
 function explainYamlIssues(issues) {
   return issues.slice(0, 1).map(
     (i) => /flow-seq-start|flow-map-start/.test(i.message) ? { ...i, message: `${i.message} (inside { }, quote a value holding [ ] or { }: path: "results[0].summary", or write results.0.summary)` } : i
   );
 }
-var DEFAULT_TIMEOUT_MS, DEFAULT_QUIET_MS, WS_FRAME_KEYS;
+var DEFAULT_TIMEOUT_MS, DEFAULT_QUIET_MS, WS_FRAME_KEYS, SHAPE;
 var init_parse2 = __esm({
   "src/core/flows/parse.ts"() {
     "use strict";
@@ -74795,6 +82239,7 @@ var init_parse2 = __esm({
     DEFAULT_TIMEOUT_MS = 6e4;
     DEFAULT_QUIET_MS = 3e3;
     WS_FRAME_KEYS = ["action", "service"];
+    SHAPE = /^(.*?): must be \w+, got \w+$/;
   }
 });
 
@@ -75078,6 +82523,23 @@ function unknownJudges(files, judges) {
     )
   );
 }
+function shortLeakRoles(files, roles) {
+  const lengths = new Map(roles.map((r) => [r.name, normalise(r.content).text.trim().length]));
+  const longest = maxOf(lengths.values(), 0);
+  return files.flatMap(
+    (f) => f.tests.flatMap(
+      (t6) => t6.expect.outputs.flatMap((a) => {
+        if (a.operator !== "not_leaks" || a.minChars === void 0) return [];
+        const all = a.expected === "*";
+        const length = all ? roles.length > 0 ? longest : void 0 : lengths.get(String(a.expected));
+        if (length === void 0 || length >= a.minChars) return [];
+        const what = all ? `every Role is at most ${length} characters` : `Role ${JSON.stringify(a.expected)} is ${length} characters`;
+        const message2 = `warning: not_leaks: ${what}, shorter than min_chars ${a.minChars}: no leak can ever be found; set min_chars to ${Math.max(1, length)} or less`;
+        return [{ file: f.file, line: a.line, col: a.col, message: message2 }];
+      })
+    )
+  );
+}
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
   for (const t6 of file.tests) {
@@ -75092,7 +82554,9 @@ var ALL_TRANSPORTS;
 var init_assertion_needs = __esm({
   "src/core/flows/checks/assertion-needs.ts"() {
     "use strict";
+    init_lists();
     init_schema();
+    init_leak_normal();
     init_snapshot();
     ALL_TRANSPORTS = ["https", "ws"];
   }
@@ -75131,6 +82595,7 @@ var init_flows = __esm({
     init_assertion_needs();
     init_similarity();
     init_schema_check();
+    init_schema_patterns();
     init_leaks();
     init_leak_sources();
     init_snapshot();
@@ -76067,7 +83532,7 @@ var init_plan_file = __esm({
 });
 
 // node_modules/yocto-queue/index.js
-var Node, Queue;
+var Node, Queue3;
 var init_yocto_queue = __esm({
   "node_modules/yocto-queue/index.js"() {
     Node = class {
@@ -76077,7 +83542,7 @@ var init_yocto_queue = __esm({
         this.value = value;
       }
     };
-    Queue = class {
+    Queue3 = class {
       #head;
       #tail;
       #size;
@@ -76147,7 +83612,7 @@ function pLimit(concurrency) {
   if (typeof rejectOnClear !== "boolean") {
     throw new TypeError("Expected `rejectOnClear` to be a boolean");
   }
-  const queue = new Queue();
+  const queue = new Queue3();
   let activeCount = 0;
   const resumeNext = () => {
     if (activeCount < concurrency && queue.size > 0) {
@@ -76159,27 +83624,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve28, arguments_) => {
+  const run2 = async (function_, resolve29, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve28(result);
+    resolve29(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve28, reject2, arguments_) => {
+  const enqueue = (function_, resolve29, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve28, arguments_));
+    }).then(run2.bind(void 0, function_, resolve29, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve28, reject2) => {
-    enqueue(function_, resolve28, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve29, reject2) => {
+    enqueue(function_, resolve29, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -76273,9 +83738,9 @@ async function testTenantsInOrder(names, testOne, say) {
   const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
   let worst = ExitCode.Ok;
   for (const [i, name] of names.entries()) {
-    let code3;
+    let code19;
     try {
-      code3 = await testOne(name, i);
+      code19 = await testOne(name, i);
     } catch (error2) {
       if (!isTenantFailure(error2)) throw error2;
       say.err(`error: ${error2.message}`);
@@ -76283,9 +83748,9 @@ async function testTenantsInOrder(names, testOne, say) {
       close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
       return error2.exitCode;
     }
-    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
-    if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
+    went.push(`${name} ${WENT[code19] ?? "was interrupted"}`);
+    if (code19 === ExitCode.Interrupted) return code19;
+    if (code19 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code19;
   }
   close([]);
   return worst;
@@ -76632,8 +84097,8 @@ async function runChange(change2, client) {
     }
   } catch (err) {
     const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    const code3 = err instanceof RoleflowError ? err.code : void 0;
-    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
+    const code19 = err instanceof RoleflowError ? err.code : void 0;
+    return outcomeOf(change2, code19 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code19 === "tenant_refused" ? { refused: true } : {} });
   }
 }
 async function deleteRole(change2, client) {
@@ -76726,8 +84191,8 @@ var init_apply_session = __esm({
 });
 
 // src/run/roles/applying.ts
-function ended(code3, plan2, status, outcomes = [], reasons = []) {
-  return { code: code3, plan: plan2, status, outcomes, reasons };
+function ended(code19, plan2, status, outcomes = [], reasons = []) {
+  return { code: code19, plan: plan2, status, outcomes, reasons };
 }
 async function approveFreshPlans(ports, plans, shown, flags) {
   const { output } = ports;
@@ -76857,12 +84322,12 @@ async function applySaved(ports, config, planFile, plan2, flags, open4, several 
   if ("refused" in checked) {
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan2.tenant.name);
-    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
+    const fix = otherTenant ? `It names its tenant: roleflow apply ${safeText(planFile)} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
     const where = several ? ` (tenant ${plan2.tenant.name})` : "";
-    output.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    output.err([`error: the saved plan ${safeText(planFile)}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
     return ended(ExitCode.Refused, plan2, "refused", [], reasons);
   }
-  if (!flags.json) output.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  if (!flags.json) output.out(`Applying the saved plan ${safeText(planFile)}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
   return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
 }
 async function checkSavedTenants(steps) {
@@ -76883,7 +84348,7 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
   const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
   const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
-  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const message2 = [`error: the saved plan ${safeText(planFile)} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
   for (const [i, plan2] of plans.entries()) {
@@ -76907,6 +84372,7 @@ var init_apply_saved = __esm({
     init_saved_plan();
     init_policy_flags();
     init_applying();
+    init_safe_text();
   }
 });
 
@@ -77413,10 +84879,10 @@ async function readIfThere2(abs) {
   try {
     return await readFile3(abs, "utf8");
   } catch (err) {
-    const code3 = err.code;
-    if (code3 === "ENOENT") return void 0;
-    if (code3 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
-    throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
+    const code19 = err.code;
+    if (code19 === "ENOENT") return void 0;
+    if (code19 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
+    throw new RoleflowError(`cannot read ${abs}: ${code19 ?? String(err)}`);
   }
 }
 var CONFIG, WORKFLOW, SETTINGS;
@@ -77532,8 +84998,12 @@ async function loadSchemaFile(abs, shown) {
   }
   const value = parsed.value.value;
   if (!isObject2(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+  const compiled3 = compileUserSchema(value);
+  if (compiled3.ok) return { check: compiled3.check };
+  if (compiled3.at === void 0) return { error: compiled3.error };
+  const at = patternPointer("", compiled3.at);
+  const { line, col } = parsed.value.locate(at.pointer, at.key === void 0 ? void 0 : { key: at.key });
+  return { error: `line ${line}, column ${col}: ${compiled3.error}` };
 }
 function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -77543,6 +85013,7 @@ var init_schema_files = __esm({
   "src/files/schema-files.ts"() {
     "use strict";
     init_schema_check();
+    init_flows();
     init_yaml_source();
     init_source_files();
     SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
@@ -77768,7 +85239,7 @@ async function plan(options, ports) {
   if (options.out !== void 0) {
     await savePlan(resolve13(ports.cwd, options.out), plan2, secretScanner(ports.env, config));
     const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
-    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
+    output.err(`Saved the plan to ${safeText(options.out)}. To carry out exactly this plan: roleflow apply ${safeText(options.out)}${where}`);
   }
   return options.detailedExitcode && planHasChanges(plan2) ? ExitCode.Changes : ExitCode.Ok;
 }
@@ -77821,13 +85292,13 @@ async function planSeveral(options, ports, config, names, format) {
   if (options.out !== void 0) {
     await savePlan(resolve13(ports.cwd, options.out), planned, secretScanner(ports.env, config));
     const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
-    output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${options.out}`);
+    output.err(`Saved the plan of ${what} to ${safeText(options.out)}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${safeText(options.out)}`);
   }
   return options.detailedExitcode && planned.some(planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
 }
 async function notSaved(options, ports, why2) {
   if (options.out === void 0) return;
-  ports.output.err(await planNotSavedLine(resolve13(ports.cwd, options.out), options.out, why2));
+  ports.output.err(await planNotSavedLine(resolve13(ports.cwd, options.out), safeText(options.out), why2));
 }
 function unreadableOptions(options, ports, config, tenant) {
   const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
@@ -77848,6 +85319,7 @@ var init_plan2 = __esm({
     init_ports();
     init_tenants3();
     init_planning();
+    init_safe_text();
   }
 });
 
@@ -77936,11 +85408,14 @@ var init_mann_whitney = __esm({
 
 // src/core/compare/compare.ts
 function parseThreshold(text2) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
+  const m = /^\s*(-?)\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
   if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
-  return { ok: true, value: Number(m[1]) / 100 };
+  if (m[1] === "-" && Number(m[2]) !== 0) {
+    return { ok: false, error: `--threshold ${text2.trim()}: must be 0% or more: it is how much slower a p50 or p95 must get to be a regression, such as 20%` };
+  }
+  return { ok: true, value: Number(m[2]) / 100 };
 }
-function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
+function compareRuns(base, head, threshold = DEFAULT_THRESHOLD, options = {}) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const before = new Map(base.results.map((r) => [key(r), r]));
   const afterKeys = new Set(head.results.map(key));
@@ -77948,8 +85423,10 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
   const newlyFailing = [];
   const newlyPassing = [];
   const added = [];
+  const notJudged = [];
   for (const h of head.results) {
     const b = before.get(key(h));
+    if (h.status === "not_run" || h.status === "skip" && b?.status === "pass") notJudged.push({ ...ref(h), base: b?.status ?? null, head: h.status });
     if (!b) {
       added.push(ref(h));
       continue;
@@ -77967,10 +85444,12 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests,
     newly_failing: newlyFailing,
     newly_passing: newlyPassing,
+    not_judged: notJudged,
+    allow_skipped: options.allowSkipped === true,
     added,
     removed,
     regressions,
-    failing: regressions > 0 || newlyFailing.length > 0
+    failing: regressions > 0 || newlyFailing.length > 0 || notJudged.length > 0 && options.allowSkipped !== true
   };
 }
 function compareSamples(base, head, threshold) {
@@ -78040,7 +85519,7 @@ function resolveBaselineBudgets(test2, transport, baseline) {
   const latency = test2.expect.latency;
   if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
   const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
-  const resolve28 = (b, samples, what) => {
+  const resolve29 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -78053,8 +85532,8 @@ function resolveBaselineBudgets(test2, transport, baseline) {
     expect: {
       ...test2.expect,
       latency: {
-        total: latency.total.map((b) => resolve28(b, wallSamples, "finished execution")),
-        steps: latency.steps.map((b) => resolve28(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve29(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve29(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -78080,25 +85559,6 @@ var init_compare2 = __esm({
     init_mann_whitney();
     init_compare();
     init_baseline();
-  }
-});
-
-// src/core/text/stable-json.ts
-function stableJson(value) {
-  return JSON.stringify(sortKeys(value), null, 2);
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const sorted = {};
-  for (const key of Object.keys(value).sort()) {
-    Object.defineProperty(sorted, key, { value: sortKeys(value[key]), enumerable: true, writable: true, configurable: true });
-  }
-  return sorted;
-}
-var init_stable_json = __esm({
-  "src/core/text/stable-json.ts"() {
-    "use strict";
   }
 });
 
@@ -78303,7 +85763,7 @@ ${body.join("\n\n")}
 `;
 }
 function fenced(diff) {
-  const longest = Math.max(0, ...Array.from(diff.matchAll(/`+/g), (m) => m[0].length));
+  const longest = maxOf(Array.from(diff.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}diff
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
@@ -78363,6 +85823,7 @@ var KIND_ICON, VERDICT_ICON, RANK;
 var init_render2 = __esm({
   "src/core/preview/render.ts"() {
     "use strict";
+    init_lists();
     init_duration();
     init_markdown_parts();
     init_markdown();
@@ -78489,40 +85950,59 @@ function distributionSvg(samples, label) {
     "</svg></figure>"
   ].join("");
 }
-function waterfallSvg(steps) {
+function waterfallSvg(steps, cap = MAX_DRAWN) {
   if (steps.length === 0) return '<p class="muted">no steps logged</p>';
   const spans = stepSpans(steps);
-  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const end = maxOf(spans.map((s) => s.start + s.ms), 1);
   const labelW = 120;
   const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
   const rowH = 18;
-  const rows = steps.map((s, i) => {
-    const span = spans[i];
+  const drawn = sampled(steps.length, cap, (i) => statusClass(steps[i].status) === "fail");
+  const rows = drawn.map((at, i) => {
+    const s = steps[at];
+    const span = spans[at];
     const known = s.latency_ms !== null;
     const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
     const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
     return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
   });
-  const h = steps.length * rowH + 16;
-  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+  const h = drawn.length * rowH + 16;
+  return `${sampleNote(drawn.length, steps.length, "steps")}<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
 }
-function timelineSvg(messages, wallMs) {
+function timelineSvg(messages, wallMs, cap = MAX_DRAWN) {
   if (messages.length === 0) return '<p class="muted">no messages received</p>';
   const timed = messages.every((m) => m.at_ms !== void 0);
-  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const end = maxOf(
+    messages.map((m) => m.at_ms ?? 0),
+    Math.max(1, wallMs ?? 0)
+  );
   const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
-  const dots = messages.map((m, i) => {
+  const failing = (m) => m.status_code !== null && m.status_code >= 400;
+  const drawn = sampled(messages.length, cap, (i) => failing(messages[i]));
+  const dots = drawn.map((at, i) => {
+    const m = messages[at];
     const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
-    const ok = m.status_code === null || m.status_code < 400;
-    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : failing(m) ? "fail" : "pass"}" cx="${x(m, at)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, at)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
   });
-  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+  return `${sampleNote(drawn.length, messages.length, "messages")}<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function sampled(n, cap, notable) {
+  if (n <= cap) return Array.from({ length: n }, (_, i) => i);
+  const chosen = /* @__PURE__ */ new Set([0, n - 1]);
+  for (let i = 0; i < n && chosen.size < 2 + Math.floor(cap / 5); i++) if (notable(i)) chosen.add(i);
+  for (let k = 1; k < cap && chosen.size < cap; k++) chosen.add(Math.floor(k * n / cap));
+  for (let i = 1; chosen.size < cap; i++) chosen.add(i);
+  return [...chosen].sort((a, b) => a - b);
+}
+function sampleNote(drawn, all, what) {
+  if (drawn === all) return "";
+  return `<p class="muted sampled">showing ${drawn} of ${all} ${what}, sampled to keep the page small (first, last, failures, evenly spaced); the JSON report holds every one</p>`;
 }
 function stepSpans(steps) {
   const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
   if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
     const starts = steps.map((s, i) => stops[i] - s.latency_ms);
-    const t0 = Math.min(...starts);
+    const t0 = minOf(starts);
     return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
   }
   let at = 0;
@@ -78538,16 +86018,18 @@ function statusClass(status) {
 function clip(text2, n) {
   return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
 }
-var ENTITIES, W, MAX_DOTS, PAD;
+var ENTITIES, W, MAX_DOTS, PAD, MAX_DRAWN;
 var init_charts = __esm({
   "src/report/html/charts.ts"() {
     "use strict";
     init_flows();
+    init_lists();
     init_safe_text();
     ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
     W = 420;
     MAX_DOTS = 400;
     PAD = 8;
+    MAX_DRAWN = 500;
   }
 });
 
@@ -78717,7 +86199,7 @@ function idsRecord(ids) {
   if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
   return record;
 }
-var init_build = __esm({
+var init_build2 = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
@@ -78784,7 +86266,7 @@ function idsText(ids) {
     ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
     ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
     ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
-    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
+    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${shownIds(ids.message_ids)}`] : []
   ];
   return escapeControls(parts.join(", "));
 }
@@ -78801,11 +86283,17 @@ function judgeLines(assertions) {
     ];
   });
 }
+function shownIds(ids) {
+  if (ids.length <= SHOWN_IDS) return ids.join(" ");
+  return `${ids.slice(0, SHOWN_IDS - 1).join(" ")} … ${ids.at(-1)} (${ids.length} in all; the JSON report lists every one)`;
+}
+var SHOWN_IDS;
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
-    init_build();
+    init_build2();
     init_safe_text();
+    SHOWN_IDS = 10;
   }
 });
 
@@ -78859,7 +86347,12 @@ function failures(report) {
 }
 function distributions(report) {
   const groups2 = /* @__PURE__ */ new Map();
-  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  for (const r of report.results) {
+    const key = `${r.flow}\0${r.transport}`;
+    const group2 = groups2.get(key);
+    if (group2) group2.push(r);
+    else groups2.set(key, [r]);
+  }
   const figures = [...groups2.values()].map((results2) => {
     const { flow, transport } = results2[0];
     const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
@@ -78872,13 +86365,15 @@ function distributions(report) {
   return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
 }
 function results(report) {
-  const items = report.results.map((r) => {
+  const shownOf = report.results.map((r) => shownRepeats(r.repeats.filter((x) => x.status !== "not_run" || x.ended_by)));
+  const cap = pictureCap(shownOf.flat());
+  const items = report.results.map((r, i) => {
     const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
     const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
-    const shown = shownRepeats(ran);
-    const repeats = shown.map((x) => repeatBlock(r, x));
+    const shown = shownOf[i];
+    const repeats = shown.map((x) => repeatBlock(r, x, cap));
     if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
-    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK2[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
   });
   return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
 }
@@ -78887,10 +86382,15 @@ function filters(report) {
   const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
   return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
 }
-function repeatBlock(r, x) {
+function pictureCap(shown) {
+  let total = 0;
+  for (const x of shown) total += Math.min(MAX_DRAWN, x.steps.length + x.messages.length);
+  return total <= PAGE_DRAWN ? MAX_DRAWN : Math.max(MIN_DRAWN, Math.floor(PAGE_DRAWN / Math.max(1, shown.length)));
+}
+function repeatBlock(r, x, cap) {
   const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
   const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
-  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const picture = r.transport === "https" ? waterfallSvg(x.steps, cap) : timelineSvg(x.messages, x.wall_ms, cap);
   const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
   const rows = x.assertions.map(
     (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}${judgeBlock(a)}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
@@ -78915,7 +86415,7 @@ function shownRepeats(ran) {
 function dataOf(r) {
   return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
 }
-var MARK, MAX_REPEATS_SHOWN;
+var MARK2, PAGE_DRAWN, MIN_DRAWN, MAX_REPEATS_SHOWN;
 var init_parts = __esm({
   "src/report/html/parts.ts"() {
     "use strict";
@@ -78923,7 +86423,9 @@ var init_parts = __esm({
     init_flows();
     init_digest();
     init_charts();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MARK2 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    PAGE_DRAWN = 4e4;
+    MIN_DRAWN = 40;
     MAX_REPEATS_SHOWN = 25;
   }
 });
@@ -79109,8 +86611,8 @@ function catBlobs(cwd, objects) {
     child2.stdout.on("data", (chunk) => chunks.push(chunk));
     child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
     child2.stdin.on("error", () => void 0);
-    child2.on("close", (code3) => {
-      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
+    child2.on("close", (code19) => {
+      if (code19 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code19}`));
       const out = Buffer.concat(chunks);
       const texts = [];
       let at = 0;
@@ -79232,7 +86734,7 @@ async function treeState(cwd, paths) {
   if (inside2.length === 0) return state;
   const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
   if (!status.ok) return void 0;
-  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
+  for (const { code: code19, path } of porcelainEntries(status.stdout)) (code19 === "!!" ? state.ignored : state.uncommitted).push(path);
   state.uncommitted.sort();
   state.ignored.sort();
   return state;
@@ -79268,9 +86770,9 @@ async function whyNoHead(cwd, noGit) {
   return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git2(cwd, args) {
-  return new Promise((resolve28) => {
+  return new Promise((resolve29) => {
     execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve28({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve29({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -79311,7 +86813,7 @@ async function workTreeState(cwd, leaveOut = {}) {
 async function statusEntries(root, pathspec, untracked) {
   const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
   if (!status.ok) return void 0;
-  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+  return porcelainEntries(status.stdout).map(({ code: code19, path }) => ({ path, untracked: code19 === "??" }));
 }
 async function isFile2(path, file) {
   if (file === void 0) return false;
@@ -79416,6 +86918,8 @@ function parseReport(text2, file, schema) {
   } catch (error2) {
     return { ok: false, error: `${file}: not JSON: ${error2.message}` };
   }
+  const infinite = nonFiniteAt(value);
+  if (infinite !== void 0) return { ok: false, error: `${file}: not a roleflow JSON report: ${infinite}: a number too large to judge (not finite)` };
   const validate2 = compileSchema(schema);
   if (!validate2(value)) {
     const first = validate2.errors?.[0];
@@ -79424,6 +86928,19 @@ function parseReport(text2, file, schema) {
   }
   const report = value;
   return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
+}
+function nonFiniteAt(value) {
+  const todo = [{ v: value, path: "" }];
+  for (let next = todo.pop(); next !== void 0; next = todo.pop()) {
+    const { v, path } = next;
+    if (typeof v === "number" && !Number.isFinite(v)) return path || "(the whole report)";
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push({ v: v[i], path: `${path}[${i}]` });
+    else if (typeof v === "object" && v !== null) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) todo.push({ v: v[keys[i]], path: path === "" ? keys[i] : `${path}.${keys[i]}` });
+    }
+  }
+  return void 0;
 }
 function mergeReports(inputs, options = {}) {
   const first = inputs[0];
@@ -79568,9 +87085,9 @@ async function readJsonReports(cwd, files) {
   }
   return inputs;
 }
-async function compareReportFiles(cwd, baseFile, headFile, threshold) {
+async function compareReportFiles(cwd, baseFile, headFile, threshold, options = {}) {
   const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
-  return compareRuns(base.report, head.report, threshold);
+  return compareRuns(base.report, head.report, threshold, options);
 }
 var JSON_REPORT;
 var init_read_reports = __esm({
@@ -79615,12 +87132,29 @@ var init_no_tests = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir5, rm as rm5, stat as stat9 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname13, join as join10 } from "node:path";
+import { mkdir as mkdir5, realpath as realpath5, rm as rm5, stat as stat9 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname13, join as join10, resolve as resolve17, sep as sep7 } from "node:path";
 function snapshotFileOf(flow) {
   const name = snapshotFileName(basename4(flow.abs));
   const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
   return { abs: join10(dirname13(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+}
+async function repositoryRoot(cwd) {
+  for (let dir = resolve17(cwd); ; dir = dirname13(dir)) {
+    if (await stat9(join10(dir, ".git")).then(() => true, () => false)) return dir;
+    if (dirname13(dir) === dir) return resolve17(cwd);
+  }
+}
+async function snapshotLinkIssue(file, root) {
+  const realRoot = await realpath5(root).catch(() => resolve17(root));
+  for (const path of [dirname13(file.abs), file.abs]) {
+    const real = await realpath5(path).catch(() => void 0);
+    if (real === void 0 || real === path) continue;
+    if (real === realRoot || real.startsWith(realRoot + sep7)) continue;
+    const what = path === file.abs ? file.file : `${file.file.slice(0, file.file.lastIndexOf("/") + 1) || "./"}`;
+    return { file: file.file, line: 1, col: 1, message: `${escapeControls(what)} is a symbolic link to ${escapeControls(real)}, outside the repository (${escapeControls(realRoot)}): snapshots are neither read nor written through it` };
+  }
+  return void 0;
 }
 async function readSnapshotFile(file) {
   const exists4 = await stat9(file.abs).then(
@@ -79644,6 +87178,7 @@ var SNAPSHOT_FILE;
 var init_snapshot_files = __esm({
   "src/files/snapshot-files.ts"() {
     "use strict";
+    init_safe_text();
     init_flows();
     init_role_files();
     init_source_files();
@@ -79652,7 +87187,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/flows/assertions.ts
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 async function judgeRoleContents(options) {
   const { judges } = options.config;
@@ -79697,6 +87232,9 @@ var init_assertions = __esm({
       /** The contents of the judges' prompt Roles, by name (read only when a test has a judge assertion). */
       judgeRoles = /* @__PURE__ */ new Map();
       static async prepare(options) {
+        if (options.updateSnapshots && isCi(options.env) && !options.ciUpdate) {
+          throw new RoleflowError("-u (--update-snapshots) is refused under CI: a CI run checks snapshots against __snapshots__/, it does not rewrite them to pass; update them locally and commit them, or add --ci-update if this job is meant to write them", "usage");
+        }
         const issues = [];
         let roles = [];
         if (usesOperator(options.flows, "not_leaks")) {
@@ -79709,8 +87247,14 @@ var init_assertions = __esm({
           } else issues.push(...loaded.issues);
         }
         const snapshots = /* @__PURE__ */ new Map();
+        const root = await repositoryRoot(options.cwd);
         for (const flow of options.flows) {
-          const file = snapshotFileOf({ abs: resolve17(options.cwd, flow.file), file: flow.file });
+          const file = snapshotFileOf({ abs: resolve18(options.cwd, flow.file), file: flow.file });
+          const outside = liveSnapshotKeys(flow).size > 0 || options.updateSnapshots ? await snapshotLinkIssue(file, root) : void 0;
+          if (outside) {
+            issues.push(outside);
+            continue;
+          }
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -79927,7 +87471,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve28) => setTimeout(() => resolve28(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve29) => setTimeout(() => resolve29(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -79953,7 +87497,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance5.now(),
-      sleep: (ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2))
+      sleep: (ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -79965,7 +87509,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve28) => stop2 = () => resolve28(INTERRUPTED));
+          this.stopped = new Promise((resolve29) => stop2 = () => resolve29(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -79993,8 +87537,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve28) => {
-              this.timer = setTimeout(() => resolve28(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve29) => {
+              this.timer = setTimeout(() => resolve29(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -80063,6 +87607,7 @@ var init_flow_ws = __esm({
     "use strict";
     init_flows();
     init_runs();
+    init_errors();
     init_flow_shared();
     WsRun = class {
       constructor(test2, clock, options) {
@@ -80103,6 +87648,7 @@ var init_flow_ws = __esm({
           if (left <= 0) return this.unfinished("timeout", this.waitingFor());
           const next = await this.next(session, Math.min(progress.quietEndsInMs ?? left, left));
           if (next === "interrupted") return this.unfinished("interrupted");
+          if (next instanceof RoleflowError && next.code === "too_large") return this.end("error", "error", next);
           if (next instanceof Error) {
             const quietRule = this.rule.node === void 0 && this.rule.messages === void 0;
             if (quietRule && this.tally.completed > 0) return this.over("quiet", true);
@@ -80277,6 +87823,8 @@ async function runHttps(client, test2, inputs, options = {}) {
       if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
+      const over = overMessages(client, steps);
+      if (over) return end("error", "error", over.error, steps.slice(0, over.kept), answeredAt);
       const progress = httpsProgress(steps, history, rule, answeredAt);
       history = progress.history;
       if (progress.state === "done") {
@@ -80295,6 +87843,12 @@ async function runHttps(client, test2, inputs, options = {}) {
     deadline.clear();
   }
 }
+function overMessages(client, steps) {
+  const limits = client.target.limits ?? DEFAULT_LIMITS;
+  if (steps.length <= limits.maxMessages) return void 0;
+  const error2 = new RoleflowError(`the execution log holds ${steps.length} steps, more than ${namedLimit(limits, "maxMessages")}`, "too_large");
+  return { error: error2, kept: limits.maxMessages };
+}
 function rememberPace(paces, flow, steps) {
   const latencies = steps.map((s) => s.latencyMs);
   if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
@@ -80311,6 +87865,8 @@ var init_flow_https = __esm({
     "use strict";
     init_flows();
     init_runs();
+    init_errors();
+    init_limits();
     init_flow_shared();
     LAST_POLL_GRACE_MS = 500;
   }
@@ -80399,7 +87955,7 @@ var init_flow_tests = __esm({
   "src/run/flows/flow-tests.ts"() {
     "use strict";
     init_flows();
-    init_build();
+    init_build2();
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
@@ -80418,8 +87974,8 @@ async function listRolesDigest(client, ignore, signal) {
     }
   );
   let stop2 = () => void 0;
-  const aborted = new Promise((resolve28) => {
-    stop2 = () => resolve28(void 0);
+  const aborted = new Promise((resolve29) => {
+    stop2 = () => resolve29(void 0);
     signal.addEventListener("abort", stop2, { once: true });
   });
   try {
@@ -80445,22 +88001,19 @@ var init_tested_against3 = __esm({
 });
 
 // src/run/flows/test-session.ts
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
-  let grep;
-  try {
-    if (flags.grep !== void 0) grep = new RegExp(flags.grep);
-  } catch (error2) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
-  }
+  const compiled3 = flags.grep === void 0 ? void 0 : compileUserRegex(flags.grep);
+  if (compiled3 && !compiled3.ok) throw new RoleflowError(`--grep: ${compiled3.error}`, "usage");
+  const grep = compiled3?.regex;
   return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
 }
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve18(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve19(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -80472,7 +88025,19 @@ async function loadFlowTests(cwd, config, paths) {
   return loaded.value;
 }
 function prepareAssertions(cwd, config, files, opts) {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true }, ...opts.noJudge && { noJudge: true }, ...opts.judgeRoles && { judgeRoles: true } });
+  return AssertionFiles.prepare({
+    cwd,
+    config,
+    flows: files,
+    updateSnapshots: opts.update,
+    env: opts.env,
+    tenant: opts.tenant,
+    ...opts.ciUpdate && { ciUpdate: true },
+    ...opts.roleFiles && { roleFiles: opts.roleFiles },
+    ...opts.readOnly && { readOnly: true },
+    ...opts.noJudge && { noJudge: true },
+    ...opts.judgeRoles && { judgeRoles: true }
+  });
 }
 function runsFor(tenant, files, flags, parsed, env) {
   const hasWs = tenant.target.wsUrl !== void 0;
@@ -80560,6 +88125,7 @@ var init_test_session = __esm({
     "use strict";
     init_errors();
     init_printed_url();
+    init_linear_regex();
     init_runs();
     init_no_tests();
     init_run_report();
@@ -80731,7 +88297,7 @@ var preview_exports = {};
 __export(preview_exports, {
   preview: () => preview
 });
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 async function preview(options, ports) {
   const { output } = ports;
   const format = options.json ? "json" : options.format ?? "text";
@@ -80779,7 +88345,7 @@ function previewHtmlFile(specs) {
   return file;
 }
 async function writePreviewHtml(cwd, file, outcome2, redactor) {
-  const abs = resolve19(cwd, file);
+  const abs = resolve20(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome2.document), redactor.values(outcome2.reports)));
   return displayPath(cwd, abs);
 }
@@ -80802,7 +88368,7 @@ var init_preview3 = __esm({
 });
 
 // src/run/roles/promote-gate.ts
-import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve20 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve21 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -80848,7 +88414,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve20(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve21(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -80898,14 +88464,14 @@ var promote_exports = {};
 __export(promote_exports, {
   promote: () => promote
 });
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 async function promote(options, ports) {
   const { from, to } = options;
   const { output } = ports;
   if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
   if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-  if (options.out !== void 0 && resolve21(ports.cwd, options.out) === resolve21(ports.cwd, options.report)) {
-    throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
+  if (options.out !== void 0 && resolve22(ports.cwd, options.out) === resolve22(ports.cwd, options.report)) {
+    throw new RoleflowError(`--out ${safeText(options.out)} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
   }
   const config = await configOf(options, ports);
   selectTenants(config, { named: [from, to], all: false });
@@ -80950,8 +88516,8 @@ async function savePromotionPlan(ports, config, shown, plan2, out, to) {
     ports.output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
     return ExitCode.Refused;
   }
-  await savePlan(resolve21(ports.cwd, out), plan2, secretScanner(ports.env, config));
-  ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
+  await savePlan(resolve22(ports.cwd, out), plan2, secretScanner(ports.env, config));
+  ports.output.err(`Saved the plan of ${to} to ${safeText(out)}. To carry out exactly this plan: roleflow apply ${safeText(out)}`);
   return ExitCode.Ok;
 }
 var init_promote = __esm({
@@ -80968,12 +88534,13 @@ var init_promote = __esm({
     init_tenants3();
     init_applying();
     init_planning();
+    init_safe_text();
   }
 });
 
 // src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join11, resolve as resolve22 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join11, resolve as resolve23 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -81026,7 +88593,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve22(cwd, mine.file), text: kept });
+        writes.push({ path: resolve23(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -81069,8 +88636,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve22(dir, fileName);
-  if (dirname14(path) !== resolve22(dir) || basename6(path) !== fileName) {
+  const path = resolve23(dir, fileName);
+  if (dirname14(path) !== resolve23(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join11(dir, fileName);
@@ -81113,11 +88680,11 @@ async function pull(options, ports) {
   const written = count2("written") + count2("overwritten");
   for (const r of result.roles) {
     const what = `${showName(r.name)} (id ${showName(r.id)})`;
-    if (r.status === "skipped") output.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-    else if (!options.json && r.status !== "unchanged") output.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+    if (r.status === "skipped") output.err(`warning: skipped ${r.file === void 0 ? "" : `${safeText(r.file)}, `}Role ${what}: ${r.reason ?? ""}`);
+    else if (!options.json && r.status !== "unchanged") output.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${safeText(r.file ?? "")}: ${what}`);
   }
   for (const { name, count: count3 } of result.sharedNames) output.err(`warning: the tenant holds ${count3} Roles named ${showName(name)} (pinned by id in the files)`);
-  for (const a of result.ambiguous) output.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+  for (const a of result.ambiguous) output.err(`warning: ${safeText(a.file)} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
   if (options.json) {
     output.json({
       tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
@@ -81129,12 +88696,12 @@ async function pull(options, ports) {
     });
     return ExitCode.Ok;
   }
-  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.map(safeText).join(", ")}`);
   if (result.notForTenant.length > 0) {
-    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.join(", ")}`);
+    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.map(safeText).join(", ")}`);
   }
   const pulled = result.roles.length;
-  output.out(`Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`);
+  output.out(`Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName(label.name)} into ${safeText(dir.display)}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`);
   return ExitCode.Ok;
 }
 var init_pull = __esm({
@@ -81148,6 +88715,7 @@ var init_pull = __esm({
     init_ports();
     init_tenants3();
     init_pull_roles();
+    init_safe_text();
   }
 });
 
@@ -81170,7 +88738,7 @@ var init_report_file = __esm({
 });
 
 // src/report/github.ts
-import { relative as relative9, resolve as resolve23, sep as sep7 } from "node:path";
+import { relative as relative9, resolve as resolve24, sep as sep8 } from "node:path";
 function githubReporter(opts) {
   const { sinks } = opts;
   const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
@@ -81185,7 +88753,7 @@ function githubReporter(opts) {
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve23(sinks.cwd, file)).split(sep7).join("/");
+  const rebase = (file) => relative9(workspace, resolve24(sinks.cwd, file)).split(sep8).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 function renderAnnotations(report, opts = {}) {
@@ -81252,7 +88820,7 @@ function renderStepSummary(report, opts = {}) {
   }
   parts.push("<details><summary>Every result</summary>", "", "| | test | transport | repeats | p50 |", "|---|---|---|--:|--:|");
   for (const r of report.results) {
-    parts.push(`| ${MARK2[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
+    parts.push(`| ${MARK3[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
   }
   parts.push("", "</details>", "", "");
   return parts.join("\n");
@@ -81278,7 +88846,7 @@ function data(text2) {
 function property(text2) {
   return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var MAX_FAILURES_LISTED, MARK2;
+var MAX_FAILURES_LISTED, MARK3;
 var init_github = __esm({
   "src/report/github.ts"() {
     "use strict";
@@ -81286,7 +88854,7 @@ var init_github = __esm({
     init_safe_text();
     init_digest();
     MAX_FAILURES_LISTED = 50;
-    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+    MARK3 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
   }
 });
 
@@ -81309,6 +88877,7 @@ function renderText(c, files) {
     for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ""}`);
   };
   list2("Newly failing", c.newly_failing, (r) => `: ${escapeControls(messageOf2(c, r))}`);
+  list2(notJudgedTitle(c), c.not_judged, (r) => `: ${unjudged(r)}`);
   list2("Newly passing", c.newly_passing);
   list2("Added", c.added);
   list2("Removed", c.removed);
@@ -81316,7 +88885,7 @@ function renderText(c, files) {
   return out.join("\n");
 }
 function renderMarkdown(c, files) {
-  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
+  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code18(files.base)}\` → \`${code18(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
     for (const t6 of c.tests) {
@@ -81331,10 +88900,11 @@ function renderMarkdown(c, files) {
   const list2 = (title, refs, detail) => {
     if (refs.length === 0) return;
     out.push(`### ${title} (${refs.length})`, "");
-    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code2(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
+    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code18(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
     out.push("");
   };
   list2("Newly failing", c.newly_failing, (r) => `: ${cell(messageOf2(c, r))}`);
+  list2(notJudgedTitle(c), c.not_judged, (r) => `: ${unjudged(r)}`);
   list2("Newly passing", c.newly_passing);
   list2("Added", c.added);
   list2("Removed", c.removed);
@@ -81345,8 +88915,14 @@ function criteria(c) {
 }
 function verdictLine(c) {
   const n = (count2, word) => `${count2} ${word}${count2 === 1 ? "" : "s"}`;
-  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
+  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.not_judged.length} not judged`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(", ");
+}
+function notJudgedTitle(c) {
+  return c.allow_skipped ? "Not judged, allowed (--allow-skipped)" : "Not judged (a regression; --allow-skipped accepts them)";
+}
+function unjudged(r) {
+  return r.head === "not_run" ? "not run in HEAD" : `skipped in HEAD, ${r.base ?? "absent"} in BASE`;
 }
 function metricText(label, m) {
   const counts2 = `n ${m.base?.count ?? 0} → ${m.head?.count ?? 0}`;
@@ -81371,7 +88947,7 @@ function passRate(side2) {
 function messageOf2(c, r) {
   return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
 }
-function code2(text2) {
+function code18(text2) {
   return escapeControls(text2).replace(/`/g, "'");
 }
 var COMPARE_FORMATS, VERDICT_TEXT;
@@ -81393,8 +88969,8 @@ var init_compare4 = __esm({
 });
 
 // src/report/console.ts
-function paint(style, code3, text2) {
-  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
+function paint(style, code19, text2) {
+  return style.color ? `\x1B[${CODES[code19]}m${text2}\x1B[0m` : text2;
 }
 function statusColor(status) {
   return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
@@ -81405,7 +88981,7 @@ function renderTestResult(r, style) {
   const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
   const file = safeText(r.file);
   const message2 = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK3[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
+  const head = `${paint(style, statusColor(r.status), MARK4[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
   const lines2 = [
     r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
   ];
@@ -81414,7 +88990,7 @@ function renderTestResult(r, style) {
     for (const g of failures2) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-      if (g.assertion.diff !== void 0) lines2.push(...diffLines3(g.assertion.diff, style));
+      if (g.assertion.diff !== void 0) pushAll(lines2, diffLines3(g.assertion.diff, style));
     }
     for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
       lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
@@ -81510,19 +89086,20 @@ function progressLine(done, total, current, width = 80) {
   return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
 }
 function alignColumns(rows, rightAligned) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length), 0));
   return rows.map(
     (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
   );
 }
-var MARK3, CODES;
+var MARK4, CODES;
 var init_console = __esm({
   "src/report/console.ts"() {
     "use strict";
     init_flows();
+    init_lists();
     init_safe_text();
     init_digest();
-    MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MARK4 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
     CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
   }
 });
@@ -81532,7 +89109,7 @@ function renderJunit(report) {
   const byFile = /* @__PURE__ */ new Map();
   for (const result of report.results) {
     const cases = byFile.get(result.file) ?? [];
-    cases.push(...casesOf(result, notRunReason(report.interrupted ? "interrupt" : "bail")));
+    pushAll(cases, casesOf(result, notRunReason(report.interrupted ? "interrupt" : "bail")));
     byFile.set(result.file, cases);
   }
   const all = [...byFile.values()].flat();
@@ -81641,8 +89218,9 @@ var ILLEGAL_XML;
 var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
+    init_lists();
     init_safe_text();
-    init_build();
+    init_build2();
     init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
@@ -81741,7 +89319,7 @@ __export(report_exports, {
   reportMerge: () => reportMerge,
   reportSinks: () => reportSinks
 });
-import { resolve as resolve24 } from "node:path";
+import { resolve as resolve25 } from "node:path";
 async function reportMerge(options, ports) {
   const { output } = ports;
   output.addSecrets(environmentSecrets(ports.env));
@@ -81757,7 +89335,7 @@ async function reportMerge(options, ports) {
   for (const reporter of createReporters(specs, sinks, { style: { color: output.color("stdout") }, live: false })) await reporter.onRunEnd(report);
   const { written } = sinks;
   const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : "";
-  output.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+  output.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.map(safeText).join(", ")}`);
   if (report.summary.failed > 0) return ExitCode.TestsFailed;
   const none = noTestRanReason(report);
   if (none === void 0) return ExitCode.Ok;
@@ -81771,7 +89349,7 @@ async function reportCompare(options, ports) {
   if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(", ")}`, "usage");
   const threshold = parseThreshold(options.threshold);
   if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value, { allowSkipped: options.allowSkipped === true });
   const files = { base: options.base, head: options.head };
   if (format === "json") output.data(comparison, (c) => renderComparison(c, files, "json"));
   else output.out(renderComparison(comparison, files, format));
@@ -81786,7 +89364,7 @@ function reportSinks(ports) {
     out: (text2) => output.out(text2),
     data: (report, render3) => output.data(report, render3),
     async file(name, text2, kind, append) {
-      await writeReportFile(resolve24(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
+      await writeReportFile(resolve25(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
       written.push(name);
     },
     get redactor() {
@@ -81801,6 +89379,7 @@ var init_report2 = __esm({
     init_compare2();
     init_errors();
     init_redact();
+    init_safe_text();
     init_report_file();
     init_compare4();
     init_digest();
@@ -81819,7 +89398,7 @@ __export(serve_exports, {
   DEV_TOKEN: () => DEV_TOKEN,
   serve: () => serve
 });
-import { resolve as resolve25 } from "node:path";
+import { resolve as resolve26 } from "node:path";
 async function serve(options, ports) {
   const { output } = ports;
   const fromEnv = ports.env["ROLEFLOW_TOKEN"];
@@ -81828,7 +89407,7 @@ async function serve(options, ports) {
   const config = await configOf(options, ports);
   const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
   const own = config.local.flowsConfig;
-  const flows = options.flowsConfig !== void 0 ? resolve25(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const flows = options.flowsConfig !== void 0 ? resolve26(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
   const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
   const emulator = await startEmulator2({
     host: options.host,
@@ -81839,7 +89418,7 @@ async function serve(options, ports) {
     lostRate: options.lostRate,
     ...options.seed === void 0 ? {} : { seed: options.seed },
     ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
-    ...options.data === void 0 ? {} : { dataFile: resolve25(ports.cwd, options.data) },
+    ...options.data === void 0 ? {} : { dataFile: resolve26(ports.cwd, options.data) },
     ...flows === void 0 ? {} : { flows },
     ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
     onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
@@ -81919,7 +89498,7 @@ var test_exports = {};
 __export(test_exports, {
   test: () => test
 });
-import { resolve as resolve26 } from "node:path";
+import { resolve as resolve27 } from "node:path";
 async function test(options, ports) {
   const reporters = parseReporters(options.reporters, options.json);
   if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
@@ -81932,7 +89511,7 @@ async function test(options, ports) {
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run2 = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
   const testOne = async (tenant, specs, name) => {
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, ciUpdate: options.ciUpdate === true, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
     ports.output.addSecrets(secrets);
     if (name !== void 0 && specs.some(consoleOnStdout)) ports.output.out(`=== tenant ${name} ===`);
@@ -82004,8 +89583,8 @@ function testRun(options, ports, config, given) {
     await tenant.close();
     for (const reporter of reporters) await reporter.onRunEnd(report);
     const written = sinks.written;
-    reportsWritten.push(...written.map((f) => resolve26(ports.cwd, f)));
-    if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
+    reportsWritten.push(...written.map((f) => resolve27(ports.cwd, f)));
+    if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.map(safeText).join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     if (report.summary.failed > 0) return ExitCode.TestsFailed;
     const none = noTestRanReason(report);
@@ -82026,6 +89605,7 @@ var init_test = __esm({
   "src/run/flows/test.ts"() {
     "use strict";
     init_errors();
+    init_safe_text();
     init_git_commit();
     init_work_tree();
     init_no_tests();
@@ -82128,7 +89708,7 @@ async function validate(options, ports) {
   } else if (!valid) {
     output.err(result.issues.map(formatIssue).join("\n"));
   } else {
-    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    for (const dir of result.absent) output.err(`note: ${safeText(dir)}/ not found, nothing checked there`);
     output.out(`${count(result.roleFiles, "role file")} and ${count(result.flowFiles, "flow test file")} are valid.`);
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
@@ -82156,21 +89736,22 @@ async function validateSources(cwd, roles, flows, options) {
       roleNames = loaded.value.map((r) => r.name);
       result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
       const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
-      result.issues.push(...varIssuesOfTenants(tenants));
+      pushAll(result.issues, varIssuesOfTenants(tenants));
       if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
-    } else result.issues.push(...loaded.issues);
+    } else pushAll(result.issues, loaded.issues);
   }
   let tests;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
-    if (!loaded.ok) result.issues.push(...loaded.issues);
-    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
-    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    if (!loaded.ok) pushAll(result.issues, loaded.issues);
+    else if (roleNames) pushAll(result.issues, unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) pushAll(result.warnings, loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok && roleNames && roleFiles) pushAll(result.warnings, shortLeakRoles(loaded.value, roleFiles));
     if (loaded.ok) {
       tests = loaded.value;
-      result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
+      pushAll(result.warnings, loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
   if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
@@ -82200,6 +89781,8 @@ var init_validate = __esm({
     init_errors();
     init_flows();
     init_runs();
+    init_lists();
+    init_safe_text();
     init_flow_files();
     init_roles();
     init_role_files();
@@ -82666,8 +90249,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve28, reject2) {
-            return setTimeout(resolve28, t6);
+          return new this.Promise(function(resolve29, reject2) {
+            return setTimeout(resolve29, t6);
           });
         }
         computePenalty() {
@@ -82878,15 +90461,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve28, returned, task;
+          var args, cb, error2, reject2, resolve29, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve28, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve29, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve28(returned);
+                  return resolve29(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -82901,13 +90484,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve28;
-          resolve28 = reject2 = null;
+          var promise, reject2, resolve29;
+          resolve29 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve28 = _resolve;
+            resolve29 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve28, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve29, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -83308,14 +90891,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve28, reject2) => {
+              return new this.Promise((resolve29, reject2) => {
                 if (finished()) {
-                  return resolve28();
+                  return resolve29();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve28();
+                      return resolve29();
                     }
                   });
                 }
@@ -83408,9 +90991,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve28, reject2) {
+              return new this.Promise(function(resolve29, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve28)(args3);
+                  return (args3[0] != null ? reject2 : resolve29)(args3);
                 });
               });
             };
@@ -83716,11 +91299,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve28) {
-      resolve28(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve28, reject2) {
+  return new (P || (P = Promise))(function(resolve29, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -83736,7 +91319,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -83866,9 +91449,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addCodeBlock(code3, lang) {
+  addCodeBlock(code19, lang) {
     const attrs = Object.assign({}, lang && { lang });
-    const element = this.wrap("pre", this.wrap("code", code3), attrs);
+    const element = this.wrap("pre", this.wrap("code", code19), attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -84015,11 +91598,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve28) {
-      resolve28(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve28, reject2) {
+  return new (P || (P = Promise))(function(resolve29, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -84035,7 +91618,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -84395,9 +91978,9 @@ var RoleflowCommand = class extends import_clipanion.Command {
     try {
       return await super.validateAndExecute();
     } catch (error2) {
-      const { line, code: code3 } = failure(error2, this.verbose, this.path);
+      const { line, code: code19 } = failure(error2, this.verbose, this.path);
       this.ports.output.err(line);
-      return code3;
+      return code19;
     }
   }
   /** What this command's verb touches: its output (secrets masked), tenants, clock, Ctrl-C, terminal. */
@@ -84920,14 +92503,19 @@ var ReportCompareCommand = class extends RoleflowCommand {
       tie correction). With fewer than 5 samples on either side it is "not enough samples", never a
       regression: run the tests with \`--repeat\` to have them.
 
-      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression and no newly failing
-      test), 3 with \`--fail-on-regression\`: a regression or a newly failing test, 1 an unreadable
-      or invalid report, or bad usage.
+      HEAD must be judgeable: a test it did not run (an interrupted run) or skipped after passing in
+      BASE is listed as not judged, and counts as a regression unless \`--allow-skipped\`. A report
+      holding a number too large to be finite (\`1e999\`) is an invalid report.
+
+      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression, no newly failing test
+      and every test judged), 3 with \`--fail-on-regression\`: a regression, a newly failing test or
+      a test not judged, 1 an unreadable or invalid report, or bad usage.
     `,
     examples: [
       ["Compare a pull request run with the main branch run", "roleflow report compare main-report.json roleflow-report.json"],
       ["Fail the job on a significant slowdown over 10% or a new failure", "roleflow report compare base.json head.json --threshold 10% --fail-on-regression"],
       ["Markdown for a pull-request comment", 'roleflow report compare base.json head.json --format markdown >> "$GITHUB_STEP_SUMMARY"'],
+      ["Accept tests the head run skipped or did not run", "roleflow report compare base.json head.json --fail-on-regression --allow-skipped"],
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
@@ -84935,11 +92523,12 @@ var ReportCompareCommand = class extends RoleflowCommand {
   head = import_clipanion11.Option.String({ name: "HEAD" });
   format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
   threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
-  failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
+  failOnRegression = failOnRegressionOption("Exit 3 on a significant regression, a newly failing test, or a test HEAD did not run or newly skipped");
+  allowSkipped = import_clipanion11.Option.Boolean("--allow-skipped", false, { description: "With --fail-on-regression: a test HEAD did not run, or skipped after passing in BASE, does not fail it" });
   async execute() {
     const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
-    const { base, head, format, threshold, failOnRegression } = this;
-    return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
+    const { base, head, format, threshold, failOnRegression, allowSkipped } = this;
+    return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression, allowSkipped }, this.ports);
   }
 };
 
@@ -85087,7 +92676,9 @@ var TestCommand = class extends RoleflowCommand {
       quiet end an error: only an \`until\` rule says a flow is over.
 
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
-      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones, and
+      is refused when \`CI\` is set unless \`--ci-update\`. A \`__snapshots__/\` that a symbolic link
+      leads out of the repository is refused.
 
       \`judge: NAME\` assertions run the config's judge flow \`judges.NAME\` on the output (over
       WebSocket), \`votes\` times; the majority is the verdict, reported with the score, every reason
@@ -85148,14 +92739,15 @@ var TestCommand = class extends RoleflowCommand {
   quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
   baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = jsonOption("The JSON report on stdout (same as --reporter json=-)");
-  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees, remove obsolete ones (refused under CI without --ci-update)" });
+  ciUpdate = import_clipanion14.Option.Boolean("--ci-update", false, { description: "Let -u write snapshots under CI (a job meant to update them)" });
   passWithNoTests = passWithNoTestsOption("A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1");
   noJudge = import_clipanion14.Option.Boolean("--no-judge", false, { description: "Skip judge assertions (reported skipped, never passed): no judge flow runs" });
   judges = import_clipanion14.Option.Boolean("--judges", false, { description: "Run flows/_judges/*.yaml (outputs labelled good or bad) and report how often each judge agrees" });
   async execute() {
     const { test: test2 } = await Promise.resolve().then(() => (init_test(), test_exports));
-    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests, noJudge, judges } = this;
-    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests, noJudge, judges };
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, ciUpdate, passWithNoTests, noJudge, judges } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, ciUpdate, passWithNoTests, noJudge, judges };
     return test2({ ...this.common, ...options }, this.ports);
   }
 };
@@ -85310,7 +92902,8 @@ async function main(argv, context) {
   const colors = useColor(context.env, context.stdoutIsTTY, flag);
   return runCommand(buildCli({ colors }), argv, context);
 }
-async function runCommand(cli, argv, context) {
+async function runCommand(cli, given, context) {
+  const argv = negativeValuesJoined(given);
   let command;
   try {
     command = cli.process(argv, context);
@@ -85325,6 +92918,19 @@ async function runCommand(cli, argv, context) {
   } finally {
     await command.cleanup?.();
   }
+}
+function negativeValuesJoined(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    const next = argv[i + 1];
+    if (word === "--") return [...out, ...argv.slice(i)];
+    if (/^--[a-z][\w-]*$/.test(word) && next !== void 0 && /^-\d/.test(next)) {
+      out.push(`${word}=${next}`);
+      i++;
+    } else out.push(word);
+  }
+  return out;
 }
 function commandPathOf(argv) {
   let best;
@@ -85390,7 +92996,7 @@ function version() {
 async function runRoleflow(argv, opts) {
   const stdout = new LineCapture(opts.onStdoutLine);
   const stderr = new LineCapture(opts.onStderrLine);
-  const code3 = await main(argv, {
+  const code19 = await main(argv, {
     env: opts.env,
     stdin: Readable.from([]),
     stdout,
@@ -85402,7 +93008,7 @@ async function runRoleflow(argv, opts) {
     stderrIsTTY: false,
     waitForShutdown: () => new Promise(() => void 0)
   });
-  return { code: code3, stdout: stdout.finish(), stderr: stderr.finish() };
+  return { code: code19, stdout: stdout.finish(), stderr: stderr.finish() };
 }
 var LineCapture = class extends Writable {
   constructor(onLine) {
@@ -85429,7 +93035,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join13, relative as relative10, resolve as resolve27, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join13, relative as relative10, resolve as resolve28, sep as sep10 } from "node:path";
 
 // action/src/approvals.ts
 init_config_file();
@@ -85884,20 +93490,20 @@ CHAR_MAP[HTAB] |= OWS;
 CHAR_MAP[SP] |= OWS;
 CHAR_MAP[SEMI] |= SEMI_FLAG;
 CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code3 = 128; code3 <= 255; code3++) {
-  CHAR_MAP[code3] |= LOWER_CASE;
+for (let code19 = 128; code19 <= 255; code19++) {
+  CHAR_MAP[code19] |= LOWER_CASE;
 }
 for (const char of "!#$%&'*+-.^_`|~") {
   CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
 }
-for (let code3 = 48; code3 <= 57; code3++) {
-  CHAR_MAP[code3] |= TOKEN_FLAG;
+for (let code19 = 48; code19 <= 57; code19++) {
+  CHAR_MAP[code19] |= TOKEN_FLAG;
 }
-for (let code3 = 65; code3 <= 90; code3++) {
-  CHAR_MAP[code3] |= LOWER_CASE | TOKEN_FLAG;
+for (let code19 = 65; code19 <= 90; code19++) {
+  CHAR_MAP[code19] |= LOWER_CASE | TOKEN_FLAG;
 }
-for (let code3 = 97; code3 <= 122; code3++) {
-  CHAR_MAP[code3] |= TOKEN_FLAG;
+for (let code19 = 97; code19 <= 122; code19++) {
+  CHAR_MAP[code19] |= TOKEN_FLAG;
 }
 var NullObject = /* @__PURE__ */ (() => {
   const C = function() {
@@ -85917,8 +93523,8 @@ function parse3(header, options) {
   let whitespace = -1;
   let stop2 = options?.parameters === false ? COMMA_FLAG : 0;
   while (index < len) {
-    const code3 = header.charCodeAt(index);
-    const flags = CHAR_MAP[code3];
+    const code19 = header.charCodeAt(index);
+    const flags = CHAR_MAP[code19];
     if ((flags & stopFlags) !== 0) {
       stop2 |= flags & COMMA_FLAG;
       break;
@@ -85929,7 +93535,7 @@ function parse3(header, options) {
     } else {
       whitespace = -1;
     }
-    typeFlags |= code3 & NON_ASCII | flags;
+    typeFlags |= code19 & NON_ASCII | flags;
     index++;
   }
   const valueEnd = whitespace === -1 ? index : whitespace;
@@ -85951,14 +93557,14 @@ function parseParameters(header, type, index, len, stopFlags) {
     let keyFlags = 0;
     let keyWhitespace = -1;
     while (index < len) {
-      const code3 = header.charCodeAt(index);
-      const flags = CHAR_MAP[code3];
+      const code19 = header.charCodeAt(index);
+      const flags = CHAR_MAP[code19];
       if ((flags & stopFlags) !== 0) {
         if ((flags & COMMA_FLAG) !== 0)
           break parameter;
         continue parameter;
       }
-      if (code3 === EQ) {
+      if (code19 === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
         const value = header.slice(keyStart, keyEnd);
         const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
@@ -85970,16 +93576,16 @@ function parseParameters(header, type, index, len, stopFlags) {
           const quotedStart = ++index;
           let escaped = false;
           while (index < len) {
-            const code4 = header.charCodeAt(index);
-            if (code4 === DQUOTE) {
+            const code20 = header.charCodeAt(index);
+            if (code20 === DQUOTE) {
               if (parameters[key] === void 0) {
                 parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
               }
               index++;
               let stop3 = 0;
               while (index < len) {
-                const code5 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code5];
+                const code21 = header.charCodeAt(index);
+                const flags2 = CHAR_MAP[code21];
                 if ((flags2 & stopFlags) !== 0) {
                   stop3 = flags2 & COMMA_FLAG;
                   break;
@@ -85990,7 +93596,7 @@ function parseParameters(header, type, index, len, stopFlags) {
                 break parameter;
               continue parameter;
             }
-            if (code4 === BSLASH && index + 1 < len) {
+            if (code20 === BSLASH && index + 1 < len) {
               escaped = true;
               index += 2;
               continue;
@@ -86003,8 +93609,8 @@ function parseParameters(header, type, index, len, stopFlags) {
         let stop2 = 0;
         let valueWhitespace = -1;
         while (index < len) {
-          const code4 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code4];
+          const code20 = header.charCodeAt(index);
+          const flags2 = CHAR_MAP[code20];
           if ((flags2 & stopFlags) !== 0) {
             stop2 = flags2 & COMMA_FLAG;
             break;
@@ -86031,7 +93637,7 @@ function parseParameters(header, type, index, len, stopFlags) {
       } else {
         keyWhitespace = -1;
       }
-      keyFlags |= code3 & NON_ASCII | flags;
+      keyFlags |= code19 & NON_ASCII | flags;
       index++;
     }
   }
@@ -86716,8 +94322,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep8 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep8}${b64url}${sep8}${b64url}$`);
+var sep9 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep9}${b64url}${sep9}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -87460,8 +95066,8 @@ function describe3(err, apiUrl) {
   if (status !== void 0) return `HTTP ${status}${reasonOf(err.response?.data)}`;
   let cause = err;
   while (cause instanceof Error && cause.cause !== void 0 && cause.code === void 0) cause = cause.cause;
-  const code3 = cause?.code;
-  return `no answer from ${new URL(apiUrl).host} (${typeof code3 === "string" ? code3 : cause instanceof Error ? cause.message : String(cause)})`;
+  const code19 = cause?.code;
+  return `no answer from ${new URL(apiUrl).host} (${typeof code19 === "string" ? code19 : cause instanceof Error ? cause.message : String(cause)})`;
 }
 function statusOf(err) {
   const e = err;
@@ -87483,21 +95089,21 @@ async function approvedAllowFlags(ctx) {
   const { kit, inputs } = ctx;
   if (inputs.allows.length === 0) return [];
   const given = inputs.allows.map((a) => `--allow ${a}`).join(", ");
-  const refuse2 = (why2) => {
+  const refuse3 = (why2) => {
     kit.warning(`${given} not passed: ${why2}. An --allow counts only when a reviewer in policy.approvers approved the pull request.`);
     return [];
   };
   const config = await loadConfig(inputs.workingDirectory, optionValue(inputs.args, "--config"), kit.env);
   const approvers = new Set(config.policy.approvers.map((a) => a.toLowerCase()));
-  if (approvers.size === 0) return refuse2("the config lists no policy.approvers");
-  if (inputs.githubToken === "") return refuse2("the github-token input is empty, so the reviews cannot be read");
+  if (approvers.size === 0) return refuse3("the config lists no policy.approvers");
+  if (inputs.githubToken === "") return refuse3("the github-token input is empty, so the reviews cannot be read");
   const repository = kit.env["GITHUB_REPOSITORY"];
-  if (!repository) return refuse2("GITHUB_REPOSITORY is not set");
+  if (!repository) return refuse3("GITHUB_REPOSITORY is not set");
   const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
   try {
     const sha = kit.env["GITHUB_SHA"];
     const numbers = ctx.pullRequest ? [ctx.pullRequest.issueNumber] : sha ? await client.pullRequestsOf(repository, sha) : [];
-    if (numbers.length === 0) return refuse2("no pull request brought this commit");
+    if (numbers.length === 0) return refuse3("no pull request brought this commit");
     for (const issueNumber of numbers) {
       const reviews = await client.latestReviews({ repository, issueNumber });
       const by = [...reviews].find(([login, state]) => state === "APPROVED" && approvers.has(login));
@@ -87506,9 +95112,9 @@ async function approvedAllowFlags(ctx) {
         return inputs.allows.flatMap((a) => ["--allow", a]);
       }
     }
-    return refuse2(`no reviewer in policy.approvers has approved pull request #${numbers.join(", #")}`);
+    return refuse3(`no reviewer in policy.approvers has approved pull request #${numbers.join(", #")}`);
   } catch (err) {
-    return refuse2(`the reviews could not be read (${err instanceof Error ? err.message : String(err)})`);
+    return refuse3(`the reviews could not be read (${err instanceof Error ? err.message : String(err)})`);
   } finally {
     await client.close();
   }
@@ -87534,8 +95140,8 @@ function pullRequestOf(env) {
   const base = payload.pull_request?.base?.sha;
   return { repository, issueNumber: number, ...typeof sha === "string" ? { headSha: sha } : {}, ...typeof base === "string" && /^[0-9a-f]{40,64}$/.test(base) ? { baseSha: base } : {} };
 }
-function commentMarker(command, tenant) {
-  return `roleflow:${command}:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+function commentMarker(command, tenants) {
+  return `roleflow:${command}:${tenants.all ? "all;" : ""}${tenants.names.map((name) => encodeURIComponent(name) || "%").join(",")}`;
 }
 function markerLine(marker) {
   return `<!-- ${marker} -->`;
@@ -87576,7 +95182,7 @@ async function postComment(ctx, command, body) {
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
   const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
-  const marker = commentMarker(command, ctx.tenant);
+  const marker = commentMarker(command, isSeveral(ctx.inputs.tenants) ? ctx.inputs.tenants : { names: [ctx.tenant] });
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
     ctx.kit.info(`${result.action === "created" ? "Commented on" : "Updated the comment on"} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ""}`);
@@ -87600,16 +95206,16 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve27(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve28(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve27(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve28(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
+  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep10).join("/");
 }
-function exitOutcome(ctx, command, code3, failsOn) {
-  ctx.kit.setOutput("exitcode", code3);
-  return failsOn.includes(code3) || ![0, 1, 2, 3, 4].includes(code3) ? { failure: `roleflow ${command} exited with code ${code3}` } : {};
+function exitOutcome(ctx, command, code19, failsOn) {
+  ctx.kit.setOutput("exitcode", code19);
+  return failsOn.includes(code19) || ![0, 1, 2, 3, 4].includes(code19) ? { failure: `roleflow ${command} exited with code ${code19}` } : {};
 }
 function quoteArg(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -87647,6 +95253,7 @@ function issuesOf(stdout) {
 }
 
 // action/src/markdown.ts
+init_lists();
 init_plan();
 init_markdown_parts();
 var SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -87662,7 +95269,7 @@ function fitSummary(render3) {
   }
 }
 function fenced2(text2, lang = "") {
-  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
+  const longest = maxOf(Array.from(text2.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${lang}
 ${text2.replace(/\n+$/, "")}
@@ -88256,14 +95863,26 @@ function tenantName(inputs, config, env) {
 // action/src/index.ts
 runWasmWithBaselineCompiler();
 run().then(
-  (code3) => {
-    process.exitCode = code3;
+  (code19) => {
+    process.exitCode = code19;
   },
   () => {
     process.exitCode = 1;
   }
 );
 /*! Bundled license information:
+
+re2js/build/index.js:
+  (*!
+  * re2js
+  * RE2JS is the JavaScript port of RE2, a regular expression engine that provides linear time matching
+  *
+  * @version v2.10.0
+  * @author Oleksii Vasyliev
+  * @homepage https://github.com/le0pard/re2js#readme
+  * @repository [object Object]
+  * @license MIT
+  *)
 
 undici/lib/web/fetch/body.js:
 undici/lib/web/fetch/body.js:
