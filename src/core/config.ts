@@ -18,6 +18,9 @@ export interface Config {
   flows: { dir: string; concurrency: number; strictEnd: boolean };
   local: { flowsConfig?: string; data: string; preview: boolean };
   preview: { maxExecutions: number };
+  /** The apply journal: where it is kept, and (in the tenant) how many records. */
+  history: { store: 'file' | 'tenant'; keep: number };
+  drift: { ignore: string[] };
 }
 
 export interface TenantConfig {
@@ -63,6 +66,8 @@ interface RawConfig {
   flows?: { dir?: string; concurrency?: number; strict_end?: boolean };
   local?: { flows_config?: string; data?: string; preview?: boolean };
   preview?: { max_executions?: number };
+  history?: { store?: 'file' | 'tenant'; keep?: number };
+  drift?: { ignore?: string[] };
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -114,6 +119,8 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         preview: raw.local?.preview ?? false,
       },
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
+      history: { store: raw.history?.store ?? base.history.store, keep: raw.history?.keep ?? base.history.keep },
+      drift: { ignore: raw.drift?.ignore ?? [] },
     },
   };
 }
@@ -127,6 +134,8 @@ export function defaultConfig(file?: string): Config {
     flows: { dir: 'flows', concurrency: 4, strictEnd: false },
     local: { data: '.roleflow/local.json', preview: false },
     preview: { maxExecutions: 500 },
+    history: { store: 'file', keep: 200 },
+    drift: { ignore: [] },
   };
 }
 
