@@ -90,7 +90,9 @@ export async function withJournal<R extends { outcomes: readonly ApplyOutcome[];
   apply: () => Promise<R>,
 ): Promise<R & { journal: JournalEnd }> {
   const now = opts.now ?? (() => new Date());
-  const { records: previous } = await readRecords(opts.store, opts.warn);
+  const { records: previous } = await readRecords(opts.store, opts.warn).catch((err: unknown) => {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  });
   const started = now();
   const draft: JournalDraft = {
     id: recordId(started, randomBytes(2).toString('hex')),
