@@ -13,6 +13,7 @@ import { loadRoleFiles, rolesDirOf } from '../files/role-files.js';
 import type { RunReport } from '../report/model.js';
 import { isEmbedded, type OpenTenant } from '../tenant/open-tenant.js';
 import { executePlan } from './apply.js';
+import { journalMeta, openJournal, withJournal } from './journal.js';
 import { makeFreshPlan, refuseBrokenPlan } from './plan.js';
 import { readJsonReports } from './read-reports.js';
 import type { RunEvents } from './flow-tests.js';
@@ -84,7 +85,7 @@ export async function preview(opts: PreviewOptions, ports: PreviewPorts): Promis
     const head = await headState(cwd, config, opts.env);
     ports.note(`preview on tenant ${quote(name)}: ${plural(executions, 'flow execution')} (${plural(runs.length, 'test')} × transport${baseRoles ? ', on each side' : ''})`);
     const side = (label: 'base' | 'head', files: readonly RoleFile[], sideConfig: Config) =>
-      runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === 'base' ? baseRoles?.at.commit : head.commit });
+      runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === 'base' ? baseRoles?.at.commit : head.commit, dirty: label === 'base' ? false : head.dirty });
     const base = baseRoles ? await side('base', baseRoles.files, baseRoles.config) : { report: baseReport!.report, contamination: [], interrupted: false };
     const after = base.interrupted ? undefined : await side('head', headFiles.value, config);
     const headReport = after?.report ?? emptyReport(base.report);
@@ -137,6 +138,8 @@ async function runSide(s: {
   ports: PreviewPorts;
   rolesDirAbs: ReturnType<typeof rolesDirOf>;
   commit: string | undefined;
+  /** Whether the side's role files differ from `commit` (the head's may). */
+  dirty?: boolean | null;
 }): Promise<SideResult> {
   const { tenant, ports, opts } = s;
   const planned = () =>
@@ -153,7 +156,13 @@ async function runSide(s: {
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted });
+    // Journalled like any apply, marked as preview's: the commit is the side's, whose files it applies.
+    const meta = await journalMeta(opts.cwd, opts.env, s.config, { commit: s.commit ?? null, dirty: s.label === 'head' && s.dirty !== false });
+    const journal = { store: openJournal(opts.cwd, opts.config, tenant), command: 'preview' as const, preview: true, meta, warn: ports.note };
+    const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
+      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted }),
+      interrupted: ports.signal.aborted,
+    }));
     const failed = outcomes.filter((o) => !['created', 'updated', 'deleted'].includes(o.status));
     if (failed.length > 0) {
       const first = failed[0]!;
