@@ -15,6 +15,11 @@ import { history, showRecord } from '../../src/run/history.js';
 import { openTenant } from '../../src/tenant/open-tenant.js';
 import { mutations, requestCount, tenantState, TOKEN } from '../cli/roles-kit.js';
 import { journalRepo, type JournalRepo } from '../cli/journal-kit.js';
+import { compileSchema } from '../../src/core/schema.js';
+import { loadSchema } from '../../src/files/package-root.js';
+
+const validHistory = compileSchema(loadSchema('history'));
+const validDrift = compileSchema(loadSchema('drift'));
 
 const env = { ROLEFLOW_TOKEN: TOKEN };
 
@@ -124,6 +129,9 @@ describe('the journal of applies', () => {
     const config = await loadConfig(r.p.dir, undefined, env);
     const listed = await history({ cwd: r.p.dir, config, tenant: 'prod', limit: 10 }, ports(config, r.p.dir));
     expect(listed.store).toEqual({ kind: 'tenant', role: 'roleflow.history' });
+    expect(validHistory(listed), JSON.stringify(validHistory.errors)).toBe(true);
+    // Each record of the journal is a record as the schema says.
+    for (const record of records) expect(validHistory(record), JSON.stringify(validHistory.errors)).toBe(true);
     expect(listed.records.map((x) => x.id)[0]).toBe(third.journal.id);
   });
 
@@ -152,6 +160,7 @@ describe('drift, history and rollback through the run/ functions', () => {
     const before = requestCount(r.em);
     const doc = await drift({ cwd: r.p.dir, config, tenants: ['prod'], roles: undefined }, ports(config, r.p.dir));
     expect(r.em.requests().slice(before).every((q) => q.method === 'GET')).toBe(true);
+    expect(validDrift(doc), JSON.stringify(validDrift.errors)).toBe(true);
     const [tenant] = doc.tenants;
     expect(tenant && 'roles' in tenant && tenant.roles.map((x) => [x.name, x.status])).toEqual([['a', 'drifted'], ['b', 'pending']]);
   });

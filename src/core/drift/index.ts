@@ -5,4 +5,5 @@
  */
 export { ABSENT, classify, DRIFT_FOUND, DRIFT_STATUSES, driftExitCode, lastApplied, type DriftStatus } from './classify.js';
 export { DRIFT_FORMAT_VERSION, isDriftError, tenantDrift, type DriftDocument, type DriftRole, type TenantDrift, type TenantDriftError } from './report.js';
-export { driftIssue, driftLabel, driftMarker, driftRemedy, renderDriftText, summaryLine, type DriftIssue } from './render.js';
+export { driftIssue, driftLabel, driftMarker, renderDriftText, summaryLine, type DriftIssue } from './render.js';
+export { driftRemedy } from './remedy.js';

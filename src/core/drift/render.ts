@@ -19,27 +19,6 @@ export function driftLabel(status: DriftStatus): string {
   return WORDS[status].label;
 }
 
-/** The commands that settle a Role, in words: `apply` puts the files back on the tenant, `pull` takes the tenant's version into the files. */
-export function driftRemedy(status: DriftStatus, tenant: string, name: string): string | undefined {
-  const t = `--tenant ${shellWord(tenant)} --target ${shellWord(name)}`;
-  switch (status) {
-    case 'in_sync':
-      return undefined;
-    case 'pending':
-      return `roleflow apply ${t} applies the files`;
-    case 'drifted':
-      return `roleflow apply ${t} reverts the tenant to the files; roleflow pull ${t} --force adopts the tenant's version into the files (for a pull request)`;
-    case 'conflict':
-      return `roleflow plan ${t} shows both; roleflow apply ${t} keeps the files' version, roleflow pull ${t} --force the tenant's`;
-    case 'created_outside':
-      return `roleflow pull ${t} adopts it into the files; roleflow apply ${t} --prune deletes it`;
-    case 'deleted_outside':
-      return `roleflow apply ${t} creates it again; or delete its role file to let it go`;
-    case 'unclassified':
-      return `roleflow plan ${t} shows the difference (the journal has no record yet: apply once to start it)`;
-  }
-}
-
 /** The console: a section per tenant (headed when there are several), a line and a remedy per Role not in sync, then a count line. */
 export function renderDriftText(doc: DriftDocument): string {
   const several = doc.tenants.length > 1;
@@ -60,7 +39,7 @@ function tenantLines(t: TenantDrift): string[] {
     if (role.status === 'in_sync') continue;
     const w = WORDS[role.status];
     lines.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
-    lines.push(`      ${driftRemedy(role.status, t.tenant, role.name)!}`);
+    lines.push(`      ${role.remedy!}`);
   }
   lines.push(summaryLine(t));
   return lines;
@@ -101,7 +80,7 @@ export function driftIssue(t: TenantDrift, footer = ''): DriftIssue {
   if (found.length === 0) lines.push('Nothing changed on the tenant behind roleflow\'s back: this issue is closed.', '');
   if (shown.length > 0) {
     lines.push('| Role | status | what settles it |', '|---|---|---|');
-    for (const r of shown.slice(0, MAX_ROWS)) lines.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(driftRemedy(r.status, t.tenant, r.name)!)} |`);
+    for (const r of shown.slice(0, MAX_ROWS)) lines.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy!)} |`);
     if (shown.length > MAX_ROWS) lines.push('', `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t.tenant)}\` lists them all.`);
     lines.push('');
   }

@@ -3,6 +3,7 @@ import type { Role, RoleFields } from '../model.js';
 import { globMatcher } from '../plan/matching.js';
 import { roleSha, type JournalRecord } from '../history/record.js';
 import { ABSENT, classify, DRIFT_STATUSES, lastApplied, type DriftStatus } from './classify.js';
+import { driftRemedy } from './remedy.js';
 
 export const DRIFT_FORMAT_VERSION = 1;
 
@@ -16,6 +17,8 @@ export interface DriftRole {
   tenant_sha256: string | null;
   /** What the journal says roleflow left there (null: absent); absent when there is no journal. */
   applied_sha256?: (string | null)[];
+  /** The commands that settle it (`driftRemedy`); absent when in sync. */
+  remedy?: string;
 }
 
 export interface TenantDrift {
@@ -26,6 +29,8 @@ export interface TenantDrift {
   /** Every Role, the drifted first; `drift.ignore` leaves Roles out (`hidden` counts them). */
   roles: DriftRole[];
   hidden: number;
+  /** With `--notify issue`: the GitHub issue that reports it (`driftIssue`). */
+  issue?: { marker: string; title: string; body: string; open: boolean };
 }
 
 /** A tenant of the run that could not be asked (unreachable, refusing the token): the others are still reported. */
@@ -81,6 +86,7 @@ export function tenantDrift(input: {
     const filesSha = files.get(name) ?? ABSENT;
     const status = classify(filesSha, tenantSha, applied, name);
     const left = applied?.get(name);
+    const remedy = driftRemedy(status, input.tenant, name);
     roles.push({
       name,
       status,
@@ -88,6 +94,7 @@ export function tenantDrift(input: {
       files_sha256: orNull(filesSha),
       tenant_sha256: orNull(tenantSha),
       ...(applied !== undefined && { applied_sha256: [...(left ?? [ABSENT])].map(orNull) }),
+      ...(remedy !== undefined && { remedy }),
     });
   }
   const rank = (s: DriftStatus): number => DRIFT_STATUSES.indexOf(s);
