@@ -40,38 +40,38 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 
 // src/core/flows/duration.ts
-function parseDuration(text2) {
-  if (typeof text2 === "number") {
-    return Number.isFinite(text2) && text2 >= 0 ? withinMax(text2, String(text2)) : { ok: false, error: `invalid duration ${text2}: ${HINT}` };
+function parseDuration(text3) {
+  if (typeof text3 === "number") {
+    return Number.isFinite(text3) && text3 >= 0 ? withinMax(text3, String(text3)) : { ok: false, error: `invalid duration ${text3}: ${HINT}` };
   }
-  const m = DURATION.exec(text2.trim());
-  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text2)}: ${HINT}` };
-  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? "ms"], JSON.stringify(text2));
+  const m = DURATION.exec(text3.trim());
+  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text3)}: ${HINT}` };
+  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? "ms"], JSON.stringify(text3));
 }
 function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
-function parseBudget(text2) {
-  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+function parseBudget(text3) {
+  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text3.trim());
   if (relative9) {
     const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
     const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
     return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
-  const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
+  const m = /^(<=?)\s*(.*)$/s.exec(text3.trim());
   if (!m) {
     return {
       ok: false,
-      error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
+      error: `invalid budget ${JSON.stringify(text3)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
     };
   }
   if (/^baseline\b/.test(m[2].trim())) {
-    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
+    return { ok: false, error: `invalid budget ${JSON.stringify(text3)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
   }
   const duration = parseDuration(m[2]);
   if (!duration.ok) {
     const why2 = DURATION.test(m[2].trim()) ? duration.error : `${HINT}, after < or <=`;
-    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${why2}` };
+    return { ok: false, error: `invalid budget ${JSON.stringify(text3)}: ${why2}` };
   }
   return { ok: true, value: { op: m[1], ms: duration.value, text: `${m[1]} ${m[2].trim()}` } };
 }
@@ -124,8 +124,8 @@ __export(safe_text_exports, {
   safeText: () => safeText
 });
 import { Buffer as Buffer2 } from "node:buffer";
-function hasUnsafe(text2) {
-  return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
+function hasUnsafe(text3) {
+  return NOT_PRINTABLE_ASCII.test(text3) && HAS_UNSAFE().test(text3);
 }
 function escapeChar(ch) {
   if (ch === "\n") return "\\n";
@@ -134,32 +134,32 @@ function escapeChar(ch) {
   const code3 = ch.codePointAt(0);
   return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
-function escapeControls(text2) {
-  return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
+function escapeControls(text3) {
+  return hasUnsafe(text3) ? text3.replace(UNSAFE(), escapeChar) : text3;
 }
-function safeText(text2) {
-  if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
-  return text2.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
+function safeText(text3) {
+  if (!NOT_PRINTABLE_ASCII.test(text3)) return text3.includes("\\") ? text3.replace(ASCII_BACKSLASH, "\\\\") : text3;
+  return text3.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
 }
-function escapeStray(text2, colors) {
-  if (!NOT_PRINTABLE_LINES.test(text2) || !HAS_UNSAFE().test(text2)) return text2;
-  return text2.replace(STRAY(), (m) => {
+function escapeStray(text3, colors) {
+  if (!NOT_PRINTABLE_LINES.test(text3) || !HAS_UNSAFE().test(text3)) return text3;
+  return text3.replace(STRAY(), (m) => {
     if (m === "\n" || m === "	") return m;
     if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
     return escapeChar(m);
   });
 }
 function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE(), jsonEscape) : text2;
+  const text3 = JSON.stringify(value, null, indent);
+  if (typeof text3 !== "string" || isAsciiWithoutDel(text3)) return text3;
+  return hasJsonUnsafe(text3) ? text3.replace(JSON_UNSAFE(), jsonEscape) : text3;
 }
-function isAsciiWithoutDel(text2) {
-  return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
+function isAsciiWithoutDel(text3) {
+  return Buffer2.byteLength(text3, "utf8") === text3.length && !text3.includes("");
 }
-function hasJsonUnsafe(text2) {
+function hasJsonUnsafe(text3) {
   BEYOND_ASCII.lastIndex = 0;
-  for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
+  for (let run2 = BEYOND_ASCII.exec(text3); run2 !== null; run2 = BEYOND_ASCII.exec(text3)) {
     if (JSON_HAS_UNSAFE().test(run2[0])) return true;
   }
   return false;
@@ -169,18 +169,18 @@ function jsonEscape(ch) {
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
   return out;
 }
-function fitColumns(text2, columns) {
+function fitColumns(text3, columns) {
   let width = 0;
   let at = 0;
   let cut2 = 0;
-  for (const ch of text2) {
+  for (const ch of text3) {
     const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    if (width + w > columns) return `${text3.slice(0, cut2)}…`;
     width += w;
     at += ch.length;
     if (width <= columns - 1) cut2 = at;
   }
-  return text2;
+  return text3;
 }
 function isWide(code3) {
   return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
@@ -205,12 +205,12 @@ var init_safe_text = __esm({
 });
 
 // src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+function quote(text3) {
+  if (!text3.includes('"') && !text3.includes("\\") && !hasUnsafe(text3)) return `"${text3}"`;
+  return `"${escapeControls(text3.replace(/["\\]/g, "\\$&"))}"`;
 }
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+function showName(text3) {
+  return text3 !== "" && !/[\s"\\]/.test(text3) && !hasUnsafe(text3) ? text3 : quote(text3);
 }
 function printableLine(line) {
   return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
@@ -224,6 +224,9 @@ function thousands(n) {
 }
 function plural(n, noun, nouns = `${noun}s`) {
   return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+function shellWord(text3) {
+  return /^[\w@%+=:,./-]+$/.test(text3) ? text3 : `'${escapeControls(text3).replace(/'/g, `'\\''`)}'`;
 }
 var init_display = __esm({
   "src/core/roles/display.ts"() {
@@ -1563,12 +1566,12 @@ var require_errors = __commonJS({
       }
       return [E.schemaPath, schPath];
     }
-    function extraErrorProps(cxt, { params, message: message2 }, keyValues) {
+    function extraErrorProps(cxt, { params, message: message3 }, keyValues) {
       const { keyword, data: data2, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
       keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
-        keyValues.push([E.message, typeof message2 == "function" ? message2(cxt) : message2]);
+        keyValues.push([E.message, typeof message3 == "function" ? message3(cxt) : message3]);
       }
       if (opts.verbose) {
         keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data2]);
@@ -3183,7 +3186,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve22.call(this, root, ref2);
+      let _sch = resolve24.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3210,7 +3213,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve22(root, ref2) {
+    function resolve24(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4074,7 +4077,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve22(baseURI, relativeURI, options) {
+    function resolve24(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4465,7 +4468,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve22,
+      resolve: resolve24,
       resolveComponent,
       equal,
       serialize,
@@ -4754,11 +4757,11 @@ var require_core = __commonJS({
         }
         const valid = this.validate($schema, schema);
         if (!valid && throwOrLogError) {
-          const message2 = "schema is invalid: " + this.errorsText();
+          const message3 = "schema is invalid: " + this.errorsText();
           if (this.opts.validateSchema === "log")
-            this.logger.error(message2);
+            this.logger.error(message3);
           else
-            throw new Error(message2);
+            throw new Error(message3);
         }
         return valid;
       }
@@ -4880,7 +4883,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -7272,23 +7275,23 @@ var init_schema = __esm({
 // src/core/text-file.ts
 function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
+  let text3;
   try {
-    text2 = UTF8.decode(bytes);
+    text3 = UTF8.decode(bytes);
   } catch {
     return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+  const binary = nulIssue(text3, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text3 };
 }
 function tooLargeIssue(file, size3, kind) {
   const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
   return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
+function nulIssue(text3, file, kind) {
+  const at = text3.indexOf("\0");
   if (at === -1) return void 0;
-  const before = text2.slice(0, at);
+  const before = text3.slice(0, at);
   const line = before.split("\n").length;
   const col = at - before.lastIndexOf("\n");
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
@@ -8269,14 +8272,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text3;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text3.length <= endStep)
+        return text3;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -8293,14 +8296,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text3[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text3[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -8317,12 +8320,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text3, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text3[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -8334,12 +8337,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text3[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text3;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -8354,39 +8357,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text3;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text3.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text3.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text3[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text3.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text3, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text3[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text3[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text3[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text3[start];
         }
       }
       return end;
@@ -10976,22 +10979,22 @@ var require_errors2 = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code3, message2) {
+      constructor(name, pos, code3, message3) {
         super();
         this.name = name;
         this.code = code3;
-        this.message = message2;
+        this.message = message3;
         this.pos = pos;
       }
     };
     var YAMLParseError2 = class extends YAMLError {
-      constructor(pos, code3, message2) {
-        super("YAMLParseError", pos, code3, message2);
+      constructor(pos, code3, message3) {
+        super("YAMLParseError", pos, code3, message3);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code3, message2) {
-        super("YAMLWarning", pos, code3, message2);
+      constructor(pos, code3, message3) {
+        super("YAMLWarning", pos, code3, message3);
       }
     };
     var prettifyError = (src, lc) => (error2) => {
@@ -11671,8 +11674,8 @@ var require_compose_collection = __commonJS({
         const { anchor, newlineAfterProp: nl } = props;
         const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message2 = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message2);
+          const message3 = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message3);
         }
       }
       const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
@@ -11744,15 +11747,15 @@ var require_resolve_block_scalar = __commonJS({
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
-            const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message2);
+            const message3 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message3);
           }
           if (header.indent === 0)
             trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
-            const message2 = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message2);
+            const message3 = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message3);
           }
           break;
         }
@@ -11775,8 +11778,8 @@ var require_resolve_block_scalar = __commonJS({
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message2 = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
+          const message3 = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message3);
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
@@ -11854,8 +11857,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           case "comment":
             if (strict && !hasSpace) {
-              const message2 = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message2);
+              const message3 = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message3);
             }
             length += token.source.length;
             comment = token.source.substring(1);
@@ -11866,8 +11869,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message2 = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message2);
+            const message3 = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message3);
             const ts = token.source;
             if (ts && typeof ts === "string")
               length += ts.length;
@@ -12260,13 +12263,13 @@ var require_compose_node = __commonJS({
             if (anchor)
               node.anchor = anchor.source.substring(1);
           } catch (error2) {
-            const message2 = error2 instanceof Error ? error2.message : String(error2);
-            onError(token, "RESOURCE_EXHAUSTION", message2);
+            const message3 = error2 instanceof Error ? error2.message : String(error2);
+            onError(token, "RESOURCE_EXHAUSTION", message3);
           }
           break;
         default: {
-          const message2 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message2);
+          const message3 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message3);
           isSrcToken = false;
         }
       }
@@ -12422,12 +12425,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code3, message2, warning2) => {
+        this.onError = (source, code3, message3, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code3, message2));
+            this.warnings.push(new errors.YAMLWarning(pos, code3, message3));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code3, message2));
+            this.errors.push(new errors.YAMLParseError(pos, code3, message3));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -12497,10 +12500,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message2, warning2) => {
+            this.directives.add(token.source, (offset, message3, warning2) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message2, warning2);
+              this.onError(pos, "BAD_DIRECTIVE", message3, warning2);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -12589,12 +12592,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code3, message2) => {
+        const _onError = (pos, code3, message3) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code3, message2);
+            onError(offset, code3, message3);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code3, message2);
+            throw new errors.YAMLParseError([offset, offset + 1], code3, message3);
         };
         switch (token.type) {
           case "scalar":
@@ -13754,8 +13757,8 @@ var require_parser = __commonJS({
         }
         const type = cst.tokenType(source);
         if (!type) {
-          const message2 = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message: message2, source });
+          const message3 = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message: message3, source });
           this.offset += source.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
@@ -13845,8 +13848,8 @@ var require_parser = __commonJS({
       *pop(error2) {
         const token = error2 ?? this.stack.pop();
         if (!token) {
-          const message2 = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message: message2 };
+          const message3 = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message: message3 };
         } else if (this.stack.length === 0) {
           yield token;
         } else {
@@ -14633,23 +14636,23 @@ var require_dist = __commonJS({
 });
 
 // src/core/yaml-source.ts
-function parseYaml(text2, opts) {
+function parseYaml(text3, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
   const at = (offset) => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, col: pos.col };
   };
-  const issue2 = (offset, message2) => ({ file: opts.file, ...at(offset), message: message2 });
-  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text2));
+  const issue2 = (offset, message3) => ({ file: opts.file, ...at(offset), message: message3 });
+  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text3));
   const tooDeep = tooDeepAt(tokens);
   if (tooDeep !== void 0) {
-    const before = text2.slice(0, tooDeep);
+    const before = text3.slice(0, tooDeep);
     const pos = { line: before.split("\n").length + lineOffset, col: tooDeep - before.lastIndexOf("\n") };
-    const message2 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
-    return { ok: false, issues: [{ file: opts.file, ...pos, message: message2 }] };
+    const message3 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
+    return { ok: false, issues: [{ file: opts.file, ...pos, message: message3 }] };
   }
-  const doc = composeDocument(tokens, text2.length);
+  const doc = composeDocument(tokens, text3.length);
   const issues = doc.errors.map((e) => issue2(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue2));
   if (issues.length > 0) return { ok: false, issues };
@@ -14657,8 +14660,8 @@ function parseYaml(text2, opts) {
   try {
     value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
   } catch (err) {
-    const message2 = err instanceof Error ? firstLine(err.message) : String(err);
-    return { ok: false, issues: [issue2(0, `YAML refused: ${message2}`)] };
+    const message3 = err instanceof Error ? firstLine(err.message) : String(err);
+    return { ok: false, issues: [issue2(0, `YAML refused: ${message3}`)] };
   }
   const locate = (pointer, locateOpts) => at(offsetOf(doc, parsePointer(pointer), locateOpts?.key));
   return { ok: true, value: { value, locate } };
@@ -14741,8 +14744,8 @@ function forbiddenKeys(doc, issue2) {
   visit(doc.contents);
   return found;
 }
-function firstLine(message2) {
-  return message2.split("\n")[0].trim();
+function firstLine(message3) {
+  return message3.split("\n")[0].trim();
 }
 var import_yaml, YAML_LIMITS, FORBIDDEN_KEYS;
 var init_yaml_source = __esm({
@@ -14763,19 +14766,19 @@ var init_yaml_source = __esm({
 });
 
 // src/core/roles/front-matter.ts
-function splitFrontMatter(text2) {
-  const firstEnd = text2.indexOf("\n");
-  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
+function splitFrontMatter(text3) {
+  const firstEnd = text3.indexOf("\n");
+  const firstLine2 = firstEnd === -1 ? text3 : text3.slice(0, firstEnd);
   if (!isDelimiter(firstLine2)) {
     return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
   }
   if (firstEnd === -1) return unclosed();
   let lineStart = firstEnd + 1;
-  while (lineStart <= text2.length) {
-    const lineEnd = text2.indexOf("\n", lineStart);
-    if (text2.startsWith("---", lineStart) && isDelimiter(text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd))) {
-      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
-      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
+  while (lineStart <= text3.length) {
+    const lineEnd = text3.indexOf("\n", lineStart);
+    if (text3.startsWith("---", lineStart) && isDelimiter(text3.slice(lineStart, lineEnd === -1 ? text3.length : lineEnd))) {
+      const body = lineEnd === -1 ? "" : text3.slice(lineEnd + 1);
+      return { ok: true, yaml: text3.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
     }
     if (lineEnd === -1) break;
     lineStart = lineEnd + 1;
@@ -14932,12 +14935,12 @@ var init_simple_front_matter = __esm({
 function decodeRoleFile(bytes, file) {
   return decodeText(bytes, file, ROLE_FILE);
 }
-function parseRoleFile(text2, file, schema) {
-  const size3 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+function parseRoleFile(text3, file, schema) {
+  const size3 = text3.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text3);
   if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
-  const binary = nulIssue(text2, file, ROLE_FILE);
+  const binary = nulIssue(text3, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
-  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
+  const split = splitFrontMatter(text3.startsWith("\uFEFF") ? text3.slice(1) : text3);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
   const contentLine = lineBreaks(split.yaml) + 3;
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
@@ -14984,9 +14987,9 @@ function descriptionPositions(yaml, at, description) {
   if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
   return { description: at };
 }
-function lineBreaks(text2) {
+function lineBreaks(text3) {
   let n = 0;
-  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
+  for (let i = text3.indexOf("\n"); i !== -1; i = text3.indexOf("\n", i + 1)) n++;
   return n;
 }
 function capped(issues) {
@@ -15003,13 +15006,13 @@ function withNullHint(issue2) {
   if (!m) return issue2;
   return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
 }
-function fail(file, pos, message2) {
-  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
+function fail(file, pos, message3) {
+  return { ok: false, issues: [{ file, ...pos, message: message3 }] };
 }
-function utf8Length(text2) {
+function utf8Length(text3) {
   let bytes = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    const c = text3.charCodeAt(i);
     bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
   }
   return bytes;
@@ -15047,18 +15050,18 @@ var init_sent_size = __esm({
 });
 
 // src/core/roles/vars.ts
-function renderVars(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
-  return render(text2, vars, maxLength, void 0);
+function renderVars(text3, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  return render(text3, vars, maxLength, void 0);
 }
-function renderVarsWithOrigin(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+function renderVarsWithOrigin(text3, vars, maxLength = MAX_SENT_ROLE_BYTES) {
   const origin = [];
-  return { ...render(text2, vars, maxLength, origin), origin };
+  return { ...render(text3, vars, maxLength, origin), origin };
 }
-function render(text2, vars, maxLength, origin) {
+function render(text3, vars, maxLength, origin) {
   const problems = [];
   let out = "";
   const add = (from2, to, value) => {
-    const piece = value ?? text2.slice(from2, to);
+    const piece = value ?? text3.slice(from2, to);
     const room = maxLength - out.length;
     const kept = piece.length <= room ? piece : piece.slice(0, room);
     out += kept;
@@ -15066,17 +15069,17 @@ function render(text2, vars, maxLength, origin) {
     return kept.length === piece.length;
   };
   let from = 0;
-  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
+  for (let i = text3.indexOf("$", from); i !== -1; i = text3.indexOf("$", from)) {
     let fits;
-    if (text2.startsWith(ESCAPED, i)) {
+    if (text3.startsWith(ESCAPED, i)) {
       fits = add(from, i) && add(i + 1, i + ESCAPED.length);
       from = i + ESCAPED.length;
-    } else if (!text2.startsWith(OPEN, i)) {
+    } else if (!text3.startsWith(OPEN, i)) {
       fits = add(from, i + 1);
       from = i + 1;
     } else {
       REFERENCE.lastIndex = i;
-      const m = REFERENCE.exec(text2);
+      const m = REFERENCE.exec(text3);
       const name = m?.[1];
       const value = name === void 0 ? void 0 : vars.get(name);
       if (value === void 0) {
@@ -15090,10 +15093,10 @@ function render(text2, vars, maxLength, origin) {
     }
     if (!fits) return { text: out, problems, tooLong: true };
   }
-  return add(from, text2.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
+  return add(from, text3.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
 }
-function escapeVars(text2) {
-  return text2.split(OPEN).join(ESCAPED);
+function escapeVars(text3) {
+  return text3.split(OPEN).join(ESCAPED);
 }
 function renderRoleFiles(files, tenant, vars) {
   const found = [];
@@ -15143,21 +15146,21 @@ function mergeVars(defaults, own = {}) {
 }
 function varIssue(f, tenants) {
   const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
-  let message2;
+  let message3;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
-    message2 = `the Role renders to ${size3} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
+    message3 = `the Role renders to ${size3} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
   } else if (f.name === void 0) {
-    message2 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
+    message3 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
   } else {
-    message2 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
+    message3 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
   }
-  return { file: f.file, ...f.at, message: message2 };
+  return { file: f.file, ...f.at, message: message3 };
 }
-function positionIn(text2, index, firstLine2) {
+function positionIn(text3, index, firstLine2) {
   let line = firstLine2;
   let lineStart = 0;
-  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
+  for (let i = text3.indexOf("\n"); i !== -1 && i < index; i = text3.indexOf("\n", i + 1)) {
     line++;
     lineStart = i + 1;
   }
@@ -15193,6 +15196,8 @@ var init_exit_codes = __esm({
       TestsFailed: 3,
       /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
       Refused: 4,
+      /** `drift --detailed-exitcode`: a Role drifted (changed on the tenant since roleflow last applied it) or in conflict. */
+      Drifted: 5,
       /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
       Interrupted: 130
     };
@@ -15220,8 +15225,8 @@ var init_errors = __esm({
     init_exit_codes();
     init_safe_text();
     RoleflowError = class extends Error {
-      constructor(message2, code3 = "failed", options) {
-        super(message2, options);
+      constructor(message3, code3 = "failed", options) {
+        super(message3, options);
         this.code = code3;
       }
       name = "RoleflowError";
@@ -15267,7 +15272,7 @@ function makeRedactor(secrets) {
   }
   if (forms.size === 0) return NOTHING_TO_HIDE;
   const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
+  const text3 = (value) => {
     let out = value;
     for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
@@ -15276,14 +15281,14 @@ function makeRedactor(secrets) {
   const suspectAll = longestFirst.some((form) => LONE_SURROGATE.test(form));
   return {
     none: false,
-    text: text2,
-    values: (value, options) => redactValues(value, text2, options?.keys === true),
+    text: text3,
+    values: (value, options) => redactValues(value, text3, options?.keys === true),
     mayHoldSecret: (json2) => suspectAll || inJson.some((form) => json2.includes(form))
   };
 }
-function redactValues(value, text2, keys) {
+function redactValues(value, text3, keys) {
   const walk = (v) => {
-    if (typeof v === "string") return text2(v);
+    if (typeof v === "string") return text3(v);
     if (Array.isArray(v)) {
       let copy2;
       for (let i = 0; i < v.length; i++) {
@@ -15299,7 +15304,7 @@ function redactValues(value, text2, keys) {
     let copy;
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
-      const cleanName = keys ? text2(name) : name;
+      const cleanName = keys ? text3(name) : name;
       const clean = walk(source[name]);
       if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
       copy?.push([cleanName, clean]);
@@ -15329,8 +15334,8 @@ function argvSecrets(argv) {
   });
   return found;
 }
-function redactAll(text2, secrets) {
-  return makeRedactor(secrets).text(text2);
+function redactAll(text3, secrets) {
+  return makeRedactor(secrets).text(text3);
 }
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
@@ -15339,7 +15344,7 @@ var init_redact = __esm({
     init_safe_text();
     MASK = "***";
     SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value, mayHoldSecret: () => false };
+    NOTHING_TO_HIDE = { none: true, text: (text3) => text3, values: (value) => value, mayHoldSecret: () => false };
     LONE_SURROGATE = /[\uD800-\uDFFF]/u;
   }
 });
@@ -15363,8 +15368,8 @@ function displayUrl(url) {
   copy.username = "";
   copy.password = "";
   copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
+  const text3 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text3);
 }
 function shownUrl(raw) {
   if (raw.startsWith("embedded:")) return raw;
@@ -15387,11 +15392,11 @@ function planBaseUrl(baseUrl) {
   url.hash = "";
   return url.href.replace(/\/+$/, "");
 }
-function decodeURIComponentSafe(text2) {
+function decodeURIComponentSafe(text3) {
   try {
-    return decodeURIComponent(text2);
+    return decodeURIComponent(text3);
   } catch {
-    return text2;
+    return text3;
   }
 }
 var SECRET_QUERY_KEY;
@@ -15454,8 +15459,8 @@ __export(config_exports, {
   parseConfig: () => parseConfig,
   tenantVars: () => tenantVars
 });
-function parseConfig(text2, file, schema) {
-  const source = parseYaml(text2, { file });
+function parseConfig(text3, file, schema) {
+  const source = parseYaml(text3, { file });
   if (!source.ok) return source;
   if (source.value.value === null || source.value.value === void 0) return { ok: true, value: defaultConfig(file) };
   const valid = validateAgainst(schema, source.value, file);
@@ -15470,7 +15475,7 @@ function parseConfig(text2, file, schema) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
   if (issues.length > 0) {
-    const located2 = issues.map(({ pointer, message: message2 }) => ({ file, ...source.value.locate(pointer), message: message2 }));
+    const located2 = issues.map(({ pointer, message: message3 }) => ({ file, ...source.value.locate(pointer), message: message3 }));
     return { ok: false, issues: located2.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   const base = defaultConfig(file);
@@ -15500,7 +15505,9 @@ function parseConfig(text2, file, schema) {
         data: raw.local?.data ?? base.local.data,
         preview: raw.local?.preview ?? false
       },
-      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions }
+      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
+      history: { store: raw.history?.store ?? base.history.store, keep: raw.history?.keep ?? base.history.keep },
+      drift: { ignore: raw.drift?.ignore ?? [] }
     }
   };
 }
@@ -15512,7 +15519,9 @@ function defaultConfig(file) {
     roles: { dir: "roles", prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: "flows", concurrency: 4, strictEnd: false },
     local: { data: ".roleflow/local.json", preview: false },
-    preview: { maxExecutions: 500 }
+    preview: { maxExecutions: 500 },
+    history: { store: "file", keep: 200 },
+    drift: { ignore: [] }
   };
 }
 function configuredTenant(config, name) {
@@ -15640,9 +15649,9 @@ function decodeSmall(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return decodeText(bytes, file, kind);
   const decoded = bytes.toString("utf8");
   if (decoded.includes("�")) return decodeText(bytes, file, kind);
-  const text2 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+  const text3 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
+  const binary = nulIssue(text3, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text3 };
 }
 function readSeenFile(fd, maxBytes) {
   try {
@@ -15771,8 +15780,8 @@ async function loadTextFiles(sources, kind, parse4) {
   const values = [];
   const issues = [];
   for (const source of sources) {
-    const text2 = readTextFileSync(source, kind);
-    const result = text2.ok ? parse4(text2.value, source.file) : text2;
+    const text3 = readTextFileSync(source, kind);
+    const result = text3.ok ? parse4(text3.value, source.file) : text3;
     if (result.ok) values.push(result.value);
     else issues.push(...result.issues);
   }
@@ -15822,9 +15831,9 @@ async function loadConfig(cwd, explicit, env = {}) {
     file = relative2(cwd, found).split(sep2).join("/") || DEFAULT_CONFIG_FILE;
   }
   const abs = resolve2(cwd, file);
-  const text2 = await readTextFile({ abs, file }, CONFIG_FILE);
-  if (!text2.ok) throw new InvalidFilesError(text2.issues);
-  const parsed = parseConfig(text2.value, file, loadSchema("config"));
+  const text3 = await readTextFile({ abs, file }, CONFIG_FILE);
+  if (!text3.ok) throw new InvalidFilesError(text3.issues);
+  const parsed = parseConfig(text3.value, file, loadSchema("config"));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
 }
@@ -15866,16 +15875,40 @@ var init_config_file = __esm({
   }
 });
 
+// src/files/state-folder.ts
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname as dirname4, join as join3, resolve as resolve3 } from "node:path";
+async function stateFolder(dir, what) {
+  let made;
+  try {
+    made = await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new RoleflowError(`cannot create ${what} ${dir}: ${err.code ?? String(err)}`);
+  }
+  if (made === void 0) return;
+  for (let at = resolve3(dir); at.length >= resolve3(made).length; at = dirname4(at)) {
+    if (basename(at) !== ".roleflow") continue;
+    await writeFile(join3(at, ".gitignore"), "# State of roleflow's embedded tenant and its apply journal: local only.\n*\n").catch(() => void 0);
+    return;
+  }
+}
+var init_state_folder = __esm({
+  "src/files/state-folder.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/core/redact-messages.ts
-function redactSecrets(text2, secrets) {
-  return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
+function redactSecrets(text3, secrets) {
+  return makeRedactor(secrets).text(text3).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
 function cleanError(error2, secrets) {
   if (error2 instanceof RoleflowError && isClean(error2, secrets)) return error2;
-  const message2 = redactSecrets(oneLine(messageOf(error2)), secrets);
+  const message3 = redactSecrets(oneLine(messageOf(error2)), secrets);
   const cause = error2 instanceof Error ? cleanCause(error2.cause, secrets, 5) : void 0;
   const code3 = error2 instanceof RoleflowError ? error2.code : void 0;
-  return new RoleflowError(message2, code3, cause === void 0 ? void 0 : { cause });
+  return new RoleflowError(message3, code3, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
@@ -15888,9 +15921,9 @@ function cleanCause(cause, secrets, depth) {
 }
 function isClean(error2, secrets) {
   for (let e = error2, depth = 0; e !== void 0 && depth < 6; depth++) {
-    const text2 = `${messageOf(e)}
+    const text3 = `${messageOf(e)}
 ${e instanceof Error ? e.stack ?? "" : ""}`;
-    if (redactSecrets(text2, secrets) !== text2) return false;
+    if (redactSecrets(text3, secrets) !== text3) return false;
     e = e instanceof Error ? e.cause : void 0;
   }
   return true;
@@ -15899,8 +15932,8 @@ function messageOf(value) {
   if (value instanceof Error) return value.message || value.name;
   return typeof value === "string" ? value : String(value);
 }
-function oneLine(text2, max = 300) {
-  const folded = escapeControls(text2.replace(/\s+/g, " ").trim());
+function oneLine(text3, max = 300) {
+  const folded = escapeControls(text3.replace(/\s+/g, " ").trim());
   if (folded.length <= max) return folded;
   const cut2 = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, "").replace(/[\uD800-\uDBFF]$/, "");
   return `${cut2}…`;
@@ -15952,15 +15985,15 @@ function retryAfterMs(value, now = Date.now()) {
 function statusError(response, token) {
   const { request: request2, status } = response;
   const reason2 = STATUS_CODES[status]?.toLowerCase() ?? "unexpected status";
-  let text2 = `${request2.method} ${request2.path}: ${status} `;
+  let text3 = `${request2.method} ${request2.path}: ${status} `;
   if (status >= 300 && status < 400) {
-    text2 += `${reason2}; redirects are not followed (the token only goes to base_url), check base_url`;
+    text3 += `${reason2}; redirects are not followed (the token only goes to base_url), check base_url`;
   } else {
-    text2 += bodyMessage(response.text) ?? reason2;
-    if (status === 401 || status === 403) text2 += refusedToken(token);
+    text3 += bodyMessage(response.text) ?? reason2;
+    if (status === 401 || status === 403) text3 += refusedToken(token);
   }
-  if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text2, status === 401 || status === 403 ? "unauthorized" : refusesTheRequest(status) ? "tenant_refused" : "tenant_error");
+  if (response.attempts > 1) text3 += ` (after ${response.attempts} attempts)`;
+  return new RoleflowError(text3, status === 401 || status === 403 ? "unauthorized" : refusesTheRequest(status) ? "tenant_refused" : "tenant_error");
 }
 function refusesTheRequest(status) {
   return status >= 400 && status < 500 && ![404, 408, 409, 425, 429].includes(status);
@@ -15974,14 +16007,14 @@ function refusedToken(token) {
   const from = token.tokenEnv === void 0 ? "its token" : `the token in ${token.tokenEnv}`;
   return `: tenant ${JSON.stringify(token.tenant)} at ${displayUrl(new URL(token.baseUrl))} refused ${from}`;
 }
-function bodyMessage(text2) {
-  const trimmed = text2.trim();
+function bodyMessage(text3) {
+  const trimmed = text3.trim();
   if (trimmed === "") return void 0;
   try {
     const body = JSON.parse(trimmed);
     if (body && typeof body === "object" && !Array.isArray(body)) {
-      const { message: message2, error: error2 } = body;
-      const found = typeof message2 === "string" ? message2 : typeof error2 === "string" ? error2 : void 0;
+      const { message: message3, error: error2 } = body;
+      const found = typeof message3 === "string" ? message3 : typeof error2 === "string" ? error2 : void 0;
       if (found !== void 0) return oneLine(found, 200) || void 0;
     }
     return oneLine(trimmed, 200);
@@ -16035,9 +16068,9 @@ function routeVerdict(answer, id) {
   return "unsure";
 }
 function roleNotFound(answer, id) {
-  const text2 = bodyMessage(answer.text) ?? "";
-  if (id !== void 0 && id !== "" && text2.includes(id)) return true;
-  return /\b(role|roles|policy|policies|id)\b/i.test(text2.replace(/\S*\/\S*/g, " "));
+  const text3 = bodyMessage(answer.text) ?? "";
+  if (id !== void 0 && id !== "" && text3.includes(id)) return true;
+  return /\b(role|roles|policy|policies|id)\b/i.test(text3.replace(/\S*\/\S*/g, " "));
 }
 var FormChooser;
 var init_api_forms = __esm({
@@ -16405,8 +16438,8 @@ var require_errors3 = __commonJS({
     "use strict";
     var kUndiciError = Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
-      constructor(message2, options) {
-        super(message2, options);
+      constructor(message3, options) {
+        super(message3, options);
         this.name = "UndiciError";
         this.code = "UND_ERR";
       }
@@ -16419,10 +16452,10 @@ var require_errors3 = __commonJS({
     };
     var kConnectTimeoutError = Symbol.for("undici.error.UND_ERR_CONNECT_TIMEOUT");
     var ConnectTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ConnectTimeoutError";
-        this.message = message2 || "Connect Timeout Error";
+        this.message = message3 || "Connect Timeout Error";
         this.code = "UND_ERR_CONNECT_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -16434,10 +16467,10 @@ var require_errors3 = __commonJS({
     };
     var kHeadersTimeoutError = Symbol.for("undici.error.UND_ERR_HEADERS_TIMEOUT");
     var HeadersTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersTimeoutError";
-        this.message = message2 || "Headers Timeout Error";
+        this.message = message3 || "Headers Timeout Error";
         this.code = "UND_ERR_HEADERS_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -16449,10 +16482,10 @@ var require_errors3 = __commonJS({
     };
     var kHeadersOverflowError = Symbol.for("undici.error.UND_ERR_HEADERS_OVERFLOW");
     var HeadersOverflowError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersOverflowError";
-        this.message = message2 || "Headers Overflow Error";
+        this.message = message3 || "Headers Overflow Error";
         this.code = "UND_ERR_HEADERS_OVERFLOW";
       }
       static [Symbol.hasInstance](instance) {
@@ -16464,10 +16497,10 @@ var require_errors3 = __commonJS({
     };
     var kBodyTimeoutError = Symbol.for("undici.error.UND_ERR_BODY_TIMEOUT");
     var BodyTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "BodyTimeoutError";
-        this.message = message2 || "Body Timeout Error";
+        this.message = message3 || "Body Timeout Error";
         this.code = "UND_ERR_BODY_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -16479,10 +16512,10 @@ var require_errors3 = __commonJS({
     };
     var kInvalidArgumentError = Symbol.for("undici.error.UND_ERR_INVALID_ARG");
     var InvalidArgumentError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidArgumentError";
-        this.message = message2 || "Invalid Argument Error";
+        this.message = message3 || "Invalid Argument Error";
         this.code = "UND_ERR_INVALID_ARG";
       }
       static [Symbol.hasInstance](instance) {
@@ -16494,10 +16527,10 @@ var require_errors3 = __commonJS({
     };
     var kInvalidReturnValueError = Symbol.for("undici.error.UND_ERR_INVALID_RETURN_VALUE");
     var InvalidReturnValueError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidReturnValueError";
-        this.message = message2 || "Invalid Return Value Error";
+        this.message = message3 || "Invalid Return Value Error";
         this.code = "UND_ERR_INVALID_RETURN_VALUE";
       }
       static [Symbol.hasInstance](instance) {
@@ -16509,10 +16542,10 @@ var require_errors3 = __commonJS({
     };
     var kAbortError = Symbol.for("undici.error.UND_ERR_ABORT");
     var AbortError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "The operation was aborted";
+        this.message = message3 || "The operation was aborted";
         this.code = "UND_ERR_ABORT";
       }
       static [Symbol.hasInstance](instance) {
@@ -16524,10 +16557,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestAbortedError = Symbol.for("undici.error.UND_ERR_ABORTED");
     var RequestAbortedError = class extends AbortError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "Request aborted";
+        this.message = message3 || "Request aborted";
         this.code = "UND_ERR_ABORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -16539,10 +16572,10 @@ var require_errors3 = __commonJS({
     };
     var kInformationalError = Symbol.for("undici.error.UND_ERR_INFO");
     var InformationalError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InformationalError";
-        this.message = message2 || "Request information";
+        this.message = message3 || "Request information";
         this.code = "UND_ERR_INFO";
       }
       static [Symbol.hasInstance](instance) {
@@ -16554,10 +16587,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_REQ_CONTENT_LENGTH_MISMATCH");
     var RequestContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RequestContentLengthMismatchError";
-        this.message = message2 || "Request body length does not match content-length header";
+        this.message = message3 || "Request body length does not match content-length header";
         this.code = "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -16569,10 +16602,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_RES_CONTENT_LENGTH_MISMATCH");
     var ResponseContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseContentLengthMismatchError";
-        this.message = message2 || "Response body length does not match content-length header";
+        this.message = message3 || "Response body length does not match content-length header";
         this.code = "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -16584,10 +16617,10 @@ var require_errors3 = __commonJS({
     };
     var kClientDestroyedError = Symbol.for("undici.error.UND_ERR_DESTROYED");
     var ClientDestroyedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientDestroyedError";
-        this.message = message2 || "The client is destroyed";
+        this.message = message3 || "The client is destroyed";
         this.code = "UND_ERR_DESTROYED";
       }
       static [Symbol.hasInstance](instance) {
@@ -16599,10 +16632,10 @@ var require_errors3 = __commonJS({
     };
     var kClientClosedError = Symbol.for("undici.error.UND_ERR_CLOSED");
     var ClientClosedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientClosedError";
-        this.message = message2 || "The client is closed";
+        this.message = message3 || "The client is closed";
         this.code = "UND_ERR_CLOSED";
       }
       static [Symbol.hasInstance](instance) {
@@ -16614,10 +16647,10 @@ var require_errors3 = __commonJS({
     };
     var kSocketError = Symbol.for("undici.error.UND_ERR_SOCKET");
     var SocketError = class extends UndiciError {
-      constructor(message2, socket) {
-        super(message2);
+      constructor(message3, socket) {
+        super(message3);
         this.name = "SocketError";
-        this.message = message2 || "Socket error";
+        this.message = message3 || "Socket error";
         this.code = "UND_ERR_SOCKET";
         this.socket = socket;
       }
@@ -16630,10 +16663,10 @@ var require_errors3 = __commonJS({
     };
     var kNotSupportedError = Symbol.for("undici.error.UND_ERR_NOT_SUPPORTED");
     var NotSupportedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "NotSupportedError";
-        this.message = message2 || "Not supported error";
+        this.message = message3 || "Not supported error";
         this.code = "UND_ERR_NOT_SUPPORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -16645,10 +16678,10 @@ var require_errors3 = __commonJS({
     };
     var kBalancedPoolMissingUpstreamError = Symbol.for("undici.error.UND_ERR_BPL_MISSING_UPSTREAM");
     var BalancedPoolMissingUpstreamError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MissingUpstreamError";
-        this.message = message2 || "No upstream has been added to the BalancedPool";
+        this.message = message3 || "No upstream has been added to the BalancedPool";
         this.code = "UND_ERR_BPL_MISSING_UPSTREAM";
       }
       static [Symbol.hasInstance](instance) {
@@ -16660,8 +16693,8 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code3, data2) {
-        super(message2);
+      constructor(message3, code3, data2) {
+        super(message3);
         this.name = "HTTPParserError";
         this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
@@ -16675,10 +16708,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseExceededMaxSizeError = Symbol.for("undici.error.UND_ERR_RES_EXCEEDED_MAX_SIZE");
     var ResponseExceededMaxSizeError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseExceededMaxSizeError";
-        this.message = message2 || "Response content exceeded max size";
+        this.message = message3 || "Response content exceeded max size";
         this.code = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
       }
       static [Symbol.hasInstance](instance) {
@@ -16690,10 +16723,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code3, { headers, data: data2 }) {
+        super(message3);
         this.name = "RequestRetryError";
-        this.message = message2 || "Request retry error";
+        this.message = message3 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code3;
         this.data = data2;
@@ -16708,10 +16741,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code3, { headers, body }) {
-        super(message2);
+      constructor(message3, code3, { headers, body }) {
+        super(message3);
         this.name = "ResponseError";
-        this.message = message2 || "Response error";
+        this.message = message3 || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code3;
         this.body = body;
@@ -16726,10 +16759,10 @@ var require_errors3 = __commonJS({
     };
     var kSecureProxyConnectionError = Symbol.for("undici.error.UND_ERR_PRX_TLS");
     var SecureProxyConnectionError = class extends UndiciError {
-      constructor(cause, message2, options = {}) {
-        super(message2, { cause, ...options });
+      constructor(cause, message3, options = {}) {
+        super(message3, { cause, ...options });
         this.name = "SecureProxyConnectionError";
-        this.message = message2 || "Secure Proxy Connection failed";
+        this.message = message3 || "Secure Proxy Connection failed";
         this.code = "UND_ERR_PRX_TLS";
         this.cause = cause;
       }
@@ -16742,10 +16775,10 @@ var require_errors3 = __commonJS({
     };
     var kMaxOriginsReachedError = Symbol.for("undici.error.UND_ERR_MAX_ORIGINS_REACHED");
     var MaxOriginsReachedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MaxOriginsReachedError";
-        this.message = message2 || "Maximum allowed origins reached";
+        this.message = message3 || "Maximum allowed origins reached";
         this.code = "UND_ERR_MAX_ORIGINS_REACHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -16756,19 +16789,19 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code3) {
-        super(message2);
+      constructor(message3, code3) {
+        super(message3);
         this.name = "Socks5ProxyError";
-        this.message = message2 || "SOCKS5 proxy error";
+        this.message = message3 || "SOCKS5 proxy error";
         this.code = code3 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
     var MessageSizeExceededError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MessageSizeExceededError";
-        this.message = message2 || "Max decompressed message size exceeded";
+        this.message = message3 || "Max decompressed message size exceeded";
         this.code = "UND_ERR_WS_MESSAGE_SIZE_EXCEEDED";
       }
       static [Symbol.hasInstance](instance) {
@@ -17817,14 +17850,14 @@ var require_util2 = __commonJS({
       if (socket == null) {
         return;
       }
-      let message2 = "Connect Timeout Error";
+      let message3 = "Connect Timeout Error";
       if (Array.isArray(socket.autoSelectFamilyAttemptedAddresses)) {
-        message2 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
+        message3 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
       } else {
-        message2 += ` (attempted address: ${opts.hostname}:${opts.port},`;
+        message3 += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
-      message2 += ` timeout: ${opts.timeout}ms)`;
-      destroy(socket, new ConnectTimeoutError(message2));
+      message3 += ` timeout: ${opts.timeout}ms)`;
+      destroy(socket, new ConnectTimeoutError(message3));
     }
     function getProtocolFromUrlString(urlString) {
       if (urlString[0] === "h" && urlString[1] === "t" && urlString[2] === "t" && urlString[3] === "p") {
@@ -18835,9 +18868,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve22(data2);
+              return err ? reject2(err) : resolve24(data2);
             });
           });
         }
@@ -18875,9 +18908,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve22(data2);
+              return err2 ? reject2(err2) : resolve24(data2);
             });
           });
         }
@@ -20537,15 +20570,15 @@ var require_webidl = __commonJS({
       errors: {},
       is: {}
     };
-    webidl.errors.exception = function(message2) {
-      return new TypeError(`${message2.header}: ${message2.message}`);
+    webidl.errors.exception = function(message3) {
+      return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
       const plural3 = opts.types.length === 1 ? "" : " one of";
-      const message2 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
+      const message3 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
-        message: message2
+        message: message3
       });
     };
     webidl.errors.invalidArgument = function(context) {
@@ -22383,8 +22416,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject2) => {
-        res = resolve22;
+      const promise = new Promise((resolve24, reject2) => {
+        res = resolve24;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23007,12 +23040,12 @@ var require_client_h1 = __commonJS({
           return new ResponseContentLengthMismatchError();
         }
         const ptr2 = llhttp.llhttp_get_error_reason(this.ptr);
-        let message2 = "";
+        let message3 = "";
         if (ptr2) {
           const len = new Uint8Array(llhttp.memory.buffer, ptr2).indexOf(0);
-          message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
+          message3 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data2);
+        return new HTTPParserError(message3, constants4.ERROR[ret], data2);
       }
       destroy() {
         assert(currentParser === null);
@@ -23810,12 +23843,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24699,12 +24732,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25021,16 +25054,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve24;
           } else {
-            resolve22(null);
+            resolve24(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25043,7 +25076,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve24(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25450,8 +25483,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          return new Promise((resolve24) => {
+            this[kClosedResolve] = resolve24;
           });
         }
       }
@@ -26165,8 +26198,8 @@ var require_socks5_utils = __commonJS({
         7: "Command not supported",
         8: "Address type not supported"
       };
-      const message2 = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
-      const error2 = new Error(message2);
+      const message3 = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
+      const error2 = new Error(message3);
       error2.code = `SOCKS5_${replyCode}`;
       return error2;
     }
@@ -26198,7 +26231,7 @@ var require_socks5_client = __commonJS({
       USERNAME_PASSWORD: 2,
       NO_ACCEPTABLE: 255
     };
-    var COMMANDS2 = {
+    var COMMANDS3 = {
       CONNECT: 1,
       BIND: 2,
       UDP_ASSOCIATE: 3
@@ -26400,7 +26433,7 @@ var require_socks5_client = __commonJS({
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
-        const request2 = this.buildConnectRequest(COMMANDS2.CONNECT, address, port);
+        const request2 = this.buildConnectRequest(COMMANDS3.CONNECT, address, port);
         this.socket.write(request2);
       }
       /**
@@ -26505,7 +26538,7 @@ var require_socks5_client = __commonJS({
     module.exports = {
       Socks5Client,
       AUTH_METHODS,
-      COMMANDS: COMMANDS2,
+      COMMANDS: COMMANDS3,
       ADDRESS_TYPES,
       REPLY_CODES,
       STATES
@@ -26573,7 +26606,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve22, reject2) => {
+        const socket = await new Promise((resolve24, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26583,7 +26616,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve22(socket2);
+              resolve24(socket2);
             }
           });
         });
@@ -26593,14 +26626,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve22, reject2) => {
+        await new Promise((resolve24, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve22();
+            resolve24();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26609,14 +26642,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve22();
+            resolve24();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve22, reject2) => {
+        await new Promise((resolve24, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26624,7 +26657,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve22();
+            resolve24();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26667,8 +26700,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve22, reject2) => {
-                      finalSocket.once("secureConnect", resolve22);
+                    await new Promise((resolve24, reject2) => {
+                      finalSocket.once("secureConnect", resolve24);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27801,7 +27834,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27815,11 +27848,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve22(null);
+                resolve24(null);
               }
             });
           } else {
-            this.on("close", resolve22);
+            this.on("close", resolve24);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27847,7 +27880,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject2) => {
+      return new Promise((resolve24, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27862,7 +27895,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve24,
               reject: reject2,
               length: 0,
               body: []
@@ -27936,18 +27969,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve22, stream, length } = consume2;
+      const { type, body, resolve: resolve24, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length, encoding));
+          resolve24(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve24(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length).buffer);
+          resolve24(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve24(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length));
+          resolve24(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28137,9 +28170,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28351,9 +28384,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28641,9 +28674,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28736,9 +28769,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28777,10 +28810,10 @@ var require_mock_errors = __commonJS({
     var { UndiciError } = require_errors3();
     var kMockNotMatchedError = Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
     var MockNotMatchedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MockNotMatchedError";
-        this.message = message2 || "The request does not match any registered mock dispatches";
+        this.message = message3 || "The request does not match any registered mock dispatches";
         this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -30011,8 +30044,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname14, resolve: resolve22 } = __require("node:path");
+    var { writeFile: writeFile5, readFile: readFile5, mkdir: mkdir8 } = __require("node:fs/promises");
+    var { dirname: dirname16, resolve: resolve24 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30213,7 +30246,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve22(path), "utf8");
+          const data2 = await readFile5(resolve24(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30242,8 +30275,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve22(path);
-        await mkdir8(dirname14(resolvedPath), { recursive: true });
+        const resolvedPath = resolve24(path);
+        await mkdir8(dirname16(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -38222,7 +38255,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve22, reject2) => agent.dispatch(
+        return new Promise((resolve24, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38310,7 +38343,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve24({
                 status,
                 statusText,
                 headersList,
@@ -38363,7 +38396,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38387,7 +38420,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -41417,9 +41450,9 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message2 = "", init = void 0) {
-        message2 = webidl.converters.DOMString(message2, "WebSocketError", "message");
-        super(message2, "WebSocketError");
+      constructor(message3 = "", init = void 0) {
+        message3 = webidl.converters.DOMString(message3, "WebSocketError", "message");
+        super(message3, "WebSocketError");
         if (init === kConstruct) {
           return;
         } else if (init !== null) {
@@ -41445,8 +41478,8 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message2, code3, reason2) {
-        const error2 = new _WebSocketError(message2, kConstruct);
+      static createUnvalidatedWebSocketError(message3, code3, reason2) {
+        const error2 = new _WebSocketError(message3, kConstruct);
         error2.#closeCode = code3;
         error2.#reason = reason2;
         return error2;
@@ -42758,7 +42791,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42805,8 +42838,8 @@ var init_http = __esm({
             continue;
           }
           if (last || !result.retryable || result.sent && !policy.resendUnknown) {
-            const message2 = describeFailure(request2, result, this.display, attempt, this.options.target.timeoutMs);
-            throw new RoleflowError(redactSecrets(message2, this.secrets), failureKind(result));
+            const message3 = describeFailure(request2, result, this.display, attempt, this.options.target.timeoutMs);
+            throw new RoleflowError(redactSecrets(message3, this.secrets), failureKind(result));
           }
           afterUnknown ||= result.sent;
           if (result.timedOut) {
@@ -42847,13 +42880,13 @@ var init_http = __esm({
             body: request2.body === void 0 ? void 0 : JSON.stringify(request2.body),
             signal: abort
           });
-          const text2 = await response.body.text();
+          const text3 = await response.body.text();
           report(response.statusCode);
           const retryAfter = response.headers["retry-after"];
           return {
             kind: "response",
             status: response.statusCode,
-            text: text2,
+            text: text3,
             ...typeof retryAfter === "string" ? { retryAfter } : {}
           };
         } catch (error2) {
@@ -42951,14 +42984,14 @@ function toWsMessage(frame) {
     return void 0;
   }
   if (!isObject(raw)) return void 0;
-  const text2 = typeof raw.message === "string" ? raw.message : raw.message === void 0 ? "" : JSON.stringify(raw.message);
-  const message2 = {
+  const text3 = typeof raw.message === "string" ? raw.message : raw.message === void 0 ? "" : JSON.stringify(raw.message);
+  const message3 = {
     action: stringOr(raw.action, ""),
     state: stringOr(raw.state, ""),
     statusCode: typeof raw.statusCode === "string" && raw.statusCode.trim() !== "" ? Number(raw.statusCode) : typeof raw.statusCode === "number" ? raw.statusCode : Number.NaN,
-    messageText: text2
+    messageText: text3
   };
-  return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
+  return copyStrings(raw, message3, WS_MESSAGE_STRINGS);
 }
 function textOf(value, field, id, where) {
   if (value === void 0 || value === null) return "";
@@ -43027,9 +43060,22 @@ var init_group_by = __esm({
   }
 });
 
+// src/core/roles/reserved.ts
+function withoutJournalRole(roles) {
+  return roles.some((r) => r.name === HISTORY_ROLE) ? roles.filter((r) => r.name !== HISTORY_ROLE) : [...roles];
+}
+var HISTORY_ROLE;
+var init_reserved = __esm({
+  "src/core/roles/reserved.ts"() {
+    "use strict";
+    HISTORY_ROLE = "roleflow.history";
+  }
+});
+
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
+    ...files.filter((f) => f.name === HISTORY_ROLE).map((f) => ({ file: f.file, ...f.at.name, message: `name ${JSON.stringify(HISTORY_ROLE)} is reserved: roleflow keeps its apply journal in the Role of that name (history.store: tenant); name this Role otherwise` })),
     ...duplicates(files, (f) => f.id, (f) => f.at.id ?? f.at.name, "id"),
     ...duplicates(files, (f) => f.name, (f) => f.at.name, "name", eachPinsItsOwnId)
   ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
@@ -43070,6 +43116,7 @@ var init_role_set = __esm({
   "src/core/roles/role-set.ts"() {
     "use strict";
     init_group_by();
+    init_reserved();
     WHY = {
       id: "each Role needs exactly one file",
       name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
@@ -43096,10 +43143,10 @@ function quoteIfAmbiguous(value) {
   return scalar;
 }
 function readsBackPlain(value) {
-  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
+  const text3 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
   return ["1.1", "1.2"].every((version2) => {
     try {
-      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
+      return (0, import_yaml2.parse)(text3, { version: version2 })?.v === value;
     } catch {
       return false;
     }
@@ -43220,6 +43267,7 @@ var init_membership = __esm({
 // src/core/roles/index.ts
 var roles_exports = {};
 __export(roles_exports, {
+  HISTORY_ROLE: () => HISTORY_ROLE,
   MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
   MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
   MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
@@ -43243,12 +43291,14 @@ __export(roles_exports, {
   roleFileName: () => roleFileName,
   roleFilesForTenant: () => roleFilesForTenant,
   serializeRoleFile: () => serializeRoleFile,
+  shellWord: () => shellWord,
   showName: () => showName,
   splitFrontMatter: () => splitFrontMatter,
   thousands: () => thousands,
   unmatchedTenantWarnings: () => unmatchedTenantWarnings,
   varIssuesOfTenants: () => varIssuesOfTenants,
-  withoutFinalLineBreak: () => withoutFinalLineBreak
+  withoutFinalLineBreak: () => withoutFinalLineBreak,
+  withoutJournalRole: () => withoutJournalRole
 });
 var init_roles = __esm({
   "src/core/roles/index.ts"() {
@@ -43256,6 +43306,7 @@ var init_roles = __esm({
     init_role_file();
     init_front_matter();
     init_role_set();
+    init_reserved();
     init_serialize();
     init_display();
     init_vars();
@@ -43288,7 +43339,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -44685,11 +44736,11 @@ var require_receiver2 = __commonJS({
        * @return {(Error|RangeError)} The error
        * @private
        */
-      createError(ErrorCtor, message2, prefix, statusCode, errorCode) {
+      createError(ErrorCtor, message3, prefix, statusCode, errorCode) {
         this._loop = false;
         this._errored = true;
         const err = new ErrorCtor(
-          prefix ? `Invalid WebSocket frame: ${message2}` : message2
+          prefix ? `Invalid WebSocket frame: ${message3}` : message3
         );
         Error.captureStackTrace(err, this.createError);
         err.code = errorCode;
@@ -45358,10 +45409,10 @@ var require_event_target = __commonJS({
             callListener(handler, this, event);
           };
         } else if (type === "close") {
-          wrapper = function onClose(code3, message2) {
+          wrapper = function onClose(code3, message3) {
             const event = new CloseEvent("close", {
               code: code3,
-              reason: message2.toString(),
+              reason: message3.toString(),
               wasClean: this._closeFrameReceived && this._closeFrameSent
             });
             event[kTarget] = this;
@@ -45589,7 +45640,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes3, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46143,7 +46194,7 @@ var require_websocket2 = __commonJS({
         }
       }
       const defaultPort = isSecure ? 443 : 80;
-      const key = randomBytes3(16).toString("base64");
+      const key = randomBytes4(16).toString("base64");
       const request2 = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
@@ -46304,29 +46355,29 @@ var require_websocket2 = __commonJS({
         const secWebSocketExtensions = res.headers["sec-websocket-extensions"];
         if (secWebSocketExtensions !== void 0) {
           if (!perMessageDeflate) {
-            const message2 = "Server sent a Sec-WebSocket-Extensions header but no extension was requested";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Server sent a Sec-WebSocket-Extensions header but no extension was requested";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           let extensions;
           try {
             extensions = parse4(secWebSocketExtensions);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Extensions header";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           const extensionNames = Object.keys(extensions);
           if (extensionNames.length !== 1 || extensionNames[0] !== PerMessageDeflate2.extensionName) {
-            const message2 = "Server indicated an extension that was not requested";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Server indicated an extension that was not requested";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           try {
             perMessageDeflate.accept(extensions[PerMessageDeflate2.extensionName]);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Extensions header";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           websocket._extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
@@ -46364,9 +46415,9 @@ var require_websocket2 = __commonJS({
       }
       return tls.connect(options);
     }
-    function abortHandshake(websocket, stream, message2) {
+    function abortHandshake(websocket, stream, message3) {
       websocket._readyState = WebSocket2.CLOSING;
-      const err = new Error(message2);
+      const err = new Error(message3);
       Error.captureStackTrace(err, abortHandshake);
       if (stream.setHeader) {
         stream[kAborted] = true;
@@ -46545,7 +46596,7 @@ var require_stream = __commonJS({
         objectMode: false,
         writableObjectMode: false
       });
-      ws.on("message", function message2(msg, isBinary) {
+      ws.on("message", function message3(msg, isBinary) {
         const data2 = !isBinary && duplex._readableState.objectMode ? msg.toString() : msg;
         if (!duplex.push(data2)) ws.pause();
       });
@@ -46577,7 +46628,7 @@ var require_stream = __commonJS({
       };
       duplex._final = function(callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._final(callback);
           });
           return;
@@ -46587,7 +46638,7 @@ var require_stream = __commonJS({
           callback();
           if (duplex._readableState.endEmitted) duplex.destroy();
         } else {
-          ws._socket.once("finish", function finish() {
+          ws._socket.once("finish", function finish2() {
             callback();
           });
           ws.close();
@@ -46598,7 +46649,7 @@ var require_stream = __commonJS({
       };
       duplex._write = function(chunk, encoding, callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._write(chunk, encoding, callback);
           });
           return;
@@ -46871,23 +46922,23 @@ var require_websocket_server = __commonJS({
         const upgrade = req.headers.upgrade;
         const version2 = +req.headers["sec-websocket-version"];
         if (req.method !== "GET") {
-          const message2 = "Invalid HTTP method";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 405, message2);
+          const message3 = "Invalid HTTP method";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 405, message3);
           return;
         }
         if (upgrade === void 0 || upgrade.toLowerCase() !== "websocket") {
-          const message2 = "Invalid Upgrade header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          const message3 = "Invalid Upgrade header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
           return;
         }
         if (key === void 0 || !keyRegex.test(key)) {
-          const message2 = "Missing or invalid Sec-WebSocket-Key header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          const message3 = "Missing or invalid Sec-WebSocket-Key header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
           return;
         }
         if (version2 !== 13 && version2 !== 8) {
-          const message2 = "Missing or invalid Sec-WebSocket-Version header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2, {
+          const message3 = "Missing or invalid Sec-WebSocket-Version header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3, {
             "Sec-WebSocket-Version": "13, 8"
           });
           return;
@@ -46902,8 +46953,8 @@ var require_websocket_server = __commonJS({
           try {
             protocols = subprotocol2.parse(secWebSocketProtocol);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Protocol header";
-            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            const message3 = "Invalid Sec-WebSocket-Protocol header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
             return;
           }
         }
@@ -46922,8 +46973,8 @@ var require_websocket_server = __commonJS({
               extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
             }
           } catch (err) {
-            const message2 = "Invalid or unacceptable Sec-WebSocket-Extensions header";
-            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            const message3 = "Invalid or unacceptable Sec-WebSocket-Extensions header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
             return;
           }
         }
@@ -46934,9 +46985,9 @@ var require_websocket_server = __commonJS({
             req
           };
           if (this.options.verifyClient.length === 2) {
-            this.options.verifyClient(info2, (verified, code3, message2, headers) => {
+            this.options.verifyClient(info2, (verified, code3, message3, headers) => {
               if (!verified) {
-                return abortHandshake(socket, code3 || 401, message2, headers);
+                return abortHandshake(socket, code3 || 401, message3, headers);
               }
               this.completeUpgrade(
                 extensions,
@@ -47036,27 +47087,27 @@ var require_websocket_server = __commonJS({
     function socketOnError() {
       this.destroy();
     }
-    function abortHandshake(socket, code3, message2, headers) {
-      message2 = message2 || http.STATUS_CODES[code3];
+    function abortHandshake(socket, code3, message3, headers) {
+      message3 = message3 || http.STATUS_CODES[code3];
       headers = {
         Connection: "close",
         "Content-Type": "text/html",
-        "Content-Length": Buffer.byteLength(message2),
+        "Content-Length": Buffer.byteLength(message3),
         ...headers
       };
       socket.once("finish", socket.destroy);
       socket.end(
         `HTTP/1.1 ${code3} ${http.STATUS_CODES[code3]}\r
-` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
+` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message3
       );
     }
-    function abortHandshakeOrEmitwsClientError(server, req, socket, code3, message2, headers) {
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code3, message3, headers) {
       if (server.listenerCount("wsClientError")) {
-        const err = new Error(message2);
+        const err = new Error(message3);
         Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
         server.emit("wsClientError", err, socket, req);
       } else {
-        abortHandshake(socket, code3, message2, headers);
+        abortHandshake(socket, code3, message3, headers);
       }
     }
   }
@@ -47125,9 +47176,9 @@ var init_ws_session = __esm({
         this.shown = shown;
         this.secrets = secrets;
         socket.on("message", (data2) => {
-          const text2 = (Array.isArray(data2) ? Buffer.concat(data2) : Buffer.isBuffer(data2) ? data2 : Buffer.from(data2)).toString("utf8");
-          const message2 = toWsMessage(text2);
-          this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
+          const text3 = (Array.isArray(data2) ? Buffer.concat(data2) : Buffer.isBuffer(data2) ? data2 : Buffer.from(data2)).toString("utf8");
+          const message3 = toWsMessage(text3);
+          this.deliver(message3 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text3, 120)}`));
         });
         socket.on("close", (code3, reason2) => {
           clearTimeout(this.terminateTimer);
@@ -47168,8 +47219,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve22, reject2) => {
-          const waiter = { resolve: resolve22, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve24, reject2) => {
+          const waiter = { resolve: resolve24, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47206,8 +47257,8 @@ var init_ws_session = __esm({
         return this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`);
       }
       /** What goes wrong in an open session: the service's doing (a bad frame, a closed connection). */
-      error(text2) {
-        return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets), "tenant_error");
+      error(text3) {
+        return new RoleflowError(redactSecrets(`WebSocket ${text3}`, this.secrets), "tenant_error");
       }
     };
     Fifo = class {
@@ -47274,15 +47325,15 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve22, reject2) => {
+  return new Promise((resolve24, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
-    const fail3 = (message2, code3, status = "error") => {
+    const fail3 = (message3, code3, status = "error") => {
       if (settled) return;
       settled = true;
       clearTimeout(handshake);
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
+      reject2(new RoleflowError(redactSecrets(message3, secrets), code3));
       socket.terminate();
     };
     socket.on("error", (error2) => {
@@ -47293,14 +47344,14 @@ function openWsSession(target, token, onRequest) {
       request2.destroy();
       const unauthorized = response.statusCode === 401 || response.statusCode === 403;
       const refused = unauthorized ? refusedToken(tokenSource(target, token)) : "";
-      const message2 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
-      fail3(message2, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
+      const message3 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
+      fail3(message3, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve22(new Session(socket, shown, secrets));
+      resolve24(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47555,13 +47606,13 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join3 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 async function loadDataFile(file) {
-  const text2 = await readIfThere(file);
+  const text3 = await readIfThere(file);
   let value = [];
-  if (text2 !== void 0) {
+  if (text3 !== void 0) {
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text3);
     } catch (err) {
       throw corrupt(file, `not valid JSON (${oneLine2(err)})`);
     }
@@ -47577,7 +47628,7 @@ async function loadDataFile(file) {
   const lines2 = logText.split("\n");
   lines2.pop();
   lines2.forEach((line, i) => applyLogLine(roles, line, log, i + 1));
-  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text2 ?? ""), logBytes: Buffer.byteLength(logText) };
+  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text3 ?? ""), logBytes: Buffer.byteLength(logText) };
 }
 function applyLogLine(roles, line, log, lineNo) {
   let change2;
@@ -47622,10 +47673,10 @@ function corrupt(file, why2) {
   return new RoleflowError(`emulator data file ${file} is ${why2}; fix or remove it (it was left untouched)`);
 }
 async function removeStaleTemps(file) {
-  const name = basename(file);
+  const name = basename2(file);
   let entries;
   try {
-    entries = await readdir2(dirname4(file));
+    entries = await readdir2(dirname5(file));
   } catch {
     return;
   }
@@ -47633,7 +47684,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join4(dirname5(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -47656,8 +47707,8 @@ var init_data_file = __esm({
 
 // src/emulator/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { mkdir as mkdir2, open, rename, rm as rm2 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
   "src/emulator/data-log.ts"() {
@@ -47702,7 +47753,7 @@ var init_data_log = __esm({
         if (this.failure || this.closed) return;
         try {
           if (this.fd === void 0) {
-            mkdirSync(dirname5(this.log), { recursive: true });
+            mkdirSync(dirname6(this.log), { recursive: true });
             this.fd = openSync2(this.log, "a");
           }
           const data2 = Buffer.from(line);
@@ -47756,7 +47807,7 @@ var init_data_log = __esm({
       async writeSnapshot(data2) {
         const tmp = this.tmpName();
         try {
-          await mkdir(dirname5(this.file), { recursive: true });
+          await mkdir2(dirname6(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -47910,8 +47961,8 @@ var init_flow_run = __esm({
 function json(status, value) {
   return { status, body: JSON.stringify(value) };
 }
-function message(status, text2) {
-  return json(status, { message: text2 });
+function message(status, text3) {
+  return json(status, { message: text3 });
 }
 function stringFields(body, keys) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return void 0;
@@ -47948,10 +47999,10 @@ function readJsonBody(req, limit, done) {
   req.on("end", () => {
     if (size3 > limit) return;
     const bytes = chunks === void 0 ? void 0 : Array.isArray(chunks) ? Buffer.concat(chunks, size3) : chunks;
-    const text2 = bytes === void 0 ? "" : bytes.toString("utf8");
+    const text3 = bytes === void 0 ? "" : bytes.toString("utf8");
     let value;
     try {
-      value = text2 === "" ? void 0 : JSON.parse(text2);
+      value = text3 === "" ? void 0 : JSON.parse(text3);
     } catch {
       return settle3(MALFORMED);
     }
@@ -48118,8 +48169,8 @@ var init_flows_config_schema = __esm({
 
 // src/emulator/flows-config.ts
 import { createHash } from "node:crypto";
-function loadFlowsConfig(text2, file) {
-  const parsed = parseYaml(text2, { file });
+function loadFlowsConfig(text3, file) {
+  const parsed = parseYaml(text3, { file });
   if (!parsed.ok) return parsed;
   return validateFlows(parsed.value, file);
 }
@@ -48352,11 +48403,11 @@ function roleRoutes(store, unknownId) {
     if (!fields || fields.name === "") return message(400, MISSING_PARAMETERS);
     return json(200, { message: "Role created", id: store.create(fields) });
   };
-  const update = (text2) => (req) => {
+  const update = (text3) => (req) => {
     const fields = stringFields(req.body, ["id", ...ROLE_FIELDS]);
     if (!fields || fields.id === "" || fields.name === "") return message(400, MISSING_PARAMETERS);
     if (!store.update(fields.id, fields)) return message(404, NOT_FOUND);
-    return json(200, { message: text2, id: fields.id });
+    return json(200, { message: text3, id: fields.id });
   };
   const remove = (id) => {
     if (id === void 0 || id === "") return message(400, MISSING_PARAMETERS);
@@ -48580,8 +48631,8 @@ function completed(conn, execution, index) {
     nodeId: step3.nodeId
   });
 }
-function reject(conn, statusCode, service, text2) {
-  send2(conn, { state: "error", statusCode, service, message: text2 });
+function reject(conn, statusCode, service, text3) {
+  send2(conn, { state: "error", statusCode, service, message: text3 });
 }
 function send2(conn, m) {
   if (conn.ws.readyState !== import_websocket.default.OPEN) return;
@@ -48672,7 +48723,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve22) => server.close(() => resolve22()));
+      const closed = new Promise((resolve24) => server.close(() => resolve24()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48686,13 +48737,13 @@ async function readFlows(source) {
     if (!checked.ok) throw new InvalidFilesError(checked.issues);
     return compileFlows(checked.value);
   }
-  let text2;
+  let text3;
   try {
-    text2 = await readFile2(source, "utf8");
+    text3 = await readFile2(source, "utf8");
   } catch (err) {
     throw new RoleflowError(`emulator flows file ${source} cannot be read: ${err.message}`);
   }
-  const loaded = loadFlowsConfig(text2, source);
+  const loaded = loadFlowsConfig(text3, source);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return compileFlows(loaded.value);
 }
@@ -48711,12 +48762,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve22, reject2) => {
+  return new Promise((resolve24, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve22(server.address()));
+    server.listen(port, host, () => resolve24(server.address()));
   });
 }
 function displayHost(host) {
@@ -48768,8 +48819,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname6, join as join4 } from "node:path";
-import { mkdir as mkdir2, writeFile } from "node:fs/promises";
+import { dirname as dirname7 } from "node:path";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
   const name = tenantNameOf(config, flags);
@@ -48777,7 +48827,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname6(dataFile));
+    await stateFolder(dirname7(dataFile), "the embedded tenant's folder");
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -48825,17 +48875,6 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-async function stateFolder(dir) {
-  let made;
-  try {
-    made = await mkdir2(dir, { recursive: true });
-  } catch (err) {
-    throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
-  }
-  if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
-  }
-}
 function targetOf(name, t6) {
   return {
     name,
@@ -48858,6 +48897,7 @@ var init_open_tenant = __esm({
     init_config();
     init_errors();
     init_config_file();
+    init_state_folder();
     init_url_safety();
     init_schema();
     LOCAL_TENANT = "local";
@@ -49289,9 +49329,9 @@ function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader
     } }));
   }
 }
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
+function splitLines(text3) {
+  const hasTrailingNl = text3.endsWith("\n");
+  const result = text3.split("\n").map((line) => line + "\n");
   if (hasTrailingNl) {
     result.pop();
   } else {
@@ -49338,9 +49378,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 @@ content changed too much to show a diff @@
 `;
 }
-function lineCount(text2) {
+function lineCount(text3) {
   let count = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count++;
+  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) count++;
   return count;
 }
 var MAX_STEPS, CONTEXT;
@@ -49373,8 +49413,8 @@ function matchRoles(files, remote, ignored, tenantName2) {
   const pairs = [];
   const creates = [];
   const issues = [];
-  const issue2 = (file, key, message2) => {
-    issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
+  const issue2 = (file, key, message3) => {
+    issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message3 });
   };
   const managed = files.filter((f) => ignored(f.name) === void 0);
   for (const file of managed) {
@@ -49496,8 +49536,8 @@ function nameStateHash(name, holders) {
   const states = holders.map(roleStateHash).sort();
   return sha256(JSON.stringify(["name", name, states]));
 }
-function sha256(text2) {
-  return `sha256:${hash("sha256", text2, "hex")}`;
+function sha256(text3) {
+  return `sha256:${hash("sha256", text3, "hex")}`;
 }
 var init_hash = __esm({
   "src/core/plan/hash.ts"() {
@@ -49582,7 +49622,8 @@ var init_notes = __esm({
 });
 
 // src/core/plan/compute-plan.ts
-function computePlan(desired, remote, options) {
+function computePlan(desired, listed2, options) {
+  const remote = withoutJournalRole(listed2);
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
   const targetedBy = options.targets === void 0 ? void 0 : globMatcher(options.targets);
   const targeted = (name) => targetedBy === void 0 || targetedBy(name) !== void 0;
@@ -49691,6 +49732,7 @@ var init_compute_plan = __esm({
     init_types();
     init_notes();
     init_role_set();
+    init_reserved();
   }
 });
 
@@ -49736,7 +49778,7 @@ var init_fresh = __esm({
 
 // src/core/plan/render-text.ts
 function renderPlanText(plan, opts) {
-  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
+  const paint2 = (style, text3) => opts.color ? `\x1B[${ANSI[style]}m${text3}\x1B[0m` : text3;
   const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
   for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
   if (plan.unmanaged.length > 0) {
@@ -49800,10 +49842,10 @@ function capped2(lines2, max = MAX_LISTED) {
   if (lines2.length <= max) return lines2;
   return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
 }
-function lineCount2(text2) {
-  if (text2 === "") return 0;
+function lineCount2(text3) {
+  if (text3 === "") return 0;
   let lines2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
+  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) lines2++;
   return lines2;
 }
 var MAX_LISTED, ANSI;
@@ -50037,11 +50079,11 @@ var init_saved = __esm({
 });
 
 // src/core/plan/markdown-parts.ts
-function mdText(text2) {
-  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+function mdText(text3) {
+  return printableLine(text3).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
-function mdCode(text2) {
-  return `<code>${mdText(text2)}</code>`;
+function mdCode(text3) {
+  return `<code>${mdText(text3)}</code>`;
 }
 function headMarkdown(plan, marker) {
   const lines2 = [];
@@ -50096,8 +50138,8 @@ function createCell(change2) {
   if (start !== "") parts.push(`content: ${mdCode(capped3(start, 80))}`);
   return parts.join("<br>");
 }
-function capped3(text2, max = 120) {
-  return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
+function capped3(text3, max = 120) {
+  return text3.length > max ? `${text3.slice(0, max - 1)}…` : text3;
 }
 function diffDetails(change2, maxLines, maxLineChars) {
   const all = diffLines2(change2.diff ?? "");
@@ -50177,7 +50219,7 @@ function renderPlanMarkdown(plan, opts = {}) {
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
   const diffs = changes.map((c) => diffDetails(c, cut2.lines, cut2.chars));
-  const smallestFirst = diffs.map((text2, index) => ({ text: text2, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
+  const smallestFirst = diffs.map((text3, index) => ({ text: text3, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
   const attempt = (kept) => {
     const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
     const dropped = diffs.length - kept;
@@ -50196,14 +50238,14 @@ function fewerDiffs(changes, layout, max, seeAll) {
   return low > 0 ? join5(attempt(low)) : void 0;
 }
 function fitMarkdown(parts, max, tenant) {
-  const text2 = join5(parts);
-  if (text2.length <= max) return text2;
+  const text3 = join5(parts);
+  if (text3.length <= max) return text3;
   const notice2 = `
 … cut to fit the comment; ${fullPlan(tenant)}.
 `;
   const room = Math.max(0, max - notice2.length);
-  const lastLine = text2.lastIndexOf("\n", room);
-  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice2}`.slice(0, max);
+  const lastLine = text3.lastIndexOf("\n", room);
+  return `${text3.slice(0, lastLine > 0 ? lastLine : room)}${notice2}`.slice(0, max);
 }
 function join5(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
@@ -50497,7 +50539,7 @@ var init_result = __esm({
 
 // src/core/apply/end.ts
 function applyEnd(run2, tenant) {
-  const named = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
+  const named = (text3) => tenant === void 0 ? text3 : `tenant ${quote(tenant)}: ${text3}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
@@ -50905,8 +50947,8 @@ var require_errors4 = __commonJS({
     "use strict";
     var kUndiciError = Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "UndiciError";
         this.code = "UND_ERR";
       }
@@ -50917,10 +50959,10 @@ var require_errors4 = __commonJS({
     };
     var kConnectTimeoutError = Symbol.for("undici.error.UND_ERR_CONNECT_TIMEOUT");
     var ConnectTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ConnectTimeoutError";
-        this.message = message2 || "Connect Timeout Error";
+        this.message = message3 || "Connect Timeout Error";
         this.code = "UND_ERR_CONNECT_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -50930,10 +50972,10 @@ var require_errors4 = __commonJS({
     };
     var kHeadersTimeoutError = Symbol.for("undici.error.UND_ERR_HEADERS_TIMEOUT");
     var HeadersTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersTimeoutError";
-        this.message = message2 || "Headers Timeout Error";
+        this.message = message3 || "Headers Timeout Error";
         this.code = "UND_ERR_HEADERS_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -50943,10 +50985,10 @@ var require_errors4 = __commonJS({
     };
     var kHeadersOverflowError = Symbol.for("undici.error.UND_ERR_HEADERS_OVERFLOW");
     var HeadersOverflowError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersOverflowError";
-        this.message = message2 || "Headers Overflow Error";
+        this.message = message3 || "Headers Overflow Error";
         this.code = "UND_ERR_HEADERS_OVERFLOW";
       }
       static [Symbol.hasInstance](instance) {
@@ -50956,10 +50998,10 @@ var require_errors4 = __commonJS({
     };
     var kBodyTimeoutError = Symbol.for("undici.error.UND_ERR_BODY_TIMEOUT");
     var BodyTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "BodyTimeoutError";
-        this.message = message2 || "Body Timeout Error";
+        this.message = message3 || "Body Timeout Error";
         this.code = "UND_ERR_BODY_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -50969,10 +51011,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseStatusCodeError = Symbol.for("undici.error.UND_ERR_RESPONSE_STATUS_CODE");
     var ResponseStatusCodeError = class extends UndiciError {
-      constructor(message2, statusCode, headers, body) {
-        super(message2);
+      constructor(message3, statusCode, headers, body) {
+        super(message3);
         this.name = "ResponseStatusCodeError";
-        this.message = message2 || "Response Status Code Error";
+        this.message = message3 || "Response Status Code Error";
         this.code = "UND_ERR_RESPONSE_STATUS_CODE";
         this.body = body;
         this.status = statusCode;
@@ -50986,10 +51028,10 @@ var require_errors4 = __commonJS({
     };
     var kInvalidArgumentError = Symbol.for("undici.error.UND_ERR_INVALID_ARG");
     var InvalidArgumentError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidArgumentError";
-        this.message = message2 || "Invalid Argument Error";
+        this.message = message3 || "Invalid Argument Error";
         this.code = "UND_ERR_INVALID_ARG";
       }
       static [Symbol.hasInstance](instance) {
@@ -50999,10 +51041,10 @@ var require_errors4 = __commonJS({
     };
     var kInvalidReturnValueError = Symbol.for("undici.error.UND_ERR_INVALID_RETURN_VALUE");
     var InvalidReturnValueError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidReturnValueError";
-        this.message = message2 || "Invalid Return Value Error";
+        this.message = message3 || "Invalid Return Value Error";
         this.code = "UND_ERR_INVALID_RETURN_VALUE";
       }
       static [Symbol.hasInstance](instance) {
@@ -51012,10 +51054,10 @@ var require_errors4 = __commonJS({
     };
     var kAbortError = Symbol.for("undici.error.UND_ERR_ABORT");
     var AbortError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "The operation was aborted";
+        this.message = message3 || "The operation was aborted";
         this.code = "UND_ERR_ABORT";
       }
       static [Symbol.hasInstance](instance) {
@@ -51025,10 +51067,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestAbortedError = Symbol.for("undici.error.UND_ERR_ABORTED");
     var RequestAbortedError = class extends AbortError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "Request aborted";
+        this.message = message3 || "Request aborted";
         this.code = "UND_ERR_ABORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -51038,10 +51080,10 @@ var require_errors4 = __commonJS({
     };
     var kInformationalError = Symbol.for("undici.error.UND_ERR_INFO");
     var InformationalError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InformationalError";
-        this.message = message2 || "Request information";
+        this.message = message3 || "Request information";
         this.code = "UND_ERR_INFO";
       }
       static [Symbol.hasInstance](instance) {
@@ -51051,10 +51093,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_REQ_CONTENT_LENGTH_MISMATCH");
     var RequestContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RequestContentLengthMismatchError";
-        this.message = message2 || "Request body length does not match content-length header";
+        this.message = message3 || "Request body length does not match content-length header";
         this.code = "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -51064,10 +51106,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_RES_CONTENT_LENGTH_MISMATCH");
     var ResponseContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseContentLengthMismatchError";
-        this.message = message2 || "Response body length does not match content-length header";
+        this.message = message3 || "Response body length does not match content-length header";
         this.code = "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -51077,10 +51119,10 @@ var require_errors4 = __commonJS({
     };
     var kClientDestroyedError = Symbol.for("undici.error.UND_ERR_DESTROYED");
     var ClientDestroyedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientDestroyedError";
-        this.message = message2 || "The client is destroyed";
+        this.message = message3 || "The client is destroyed";
         this.code = "UND_ERR_DESTROYED";
       }
       static [Symbol.hasInstance](instance) {
@@ -51090,10 +51132,10 @@ var require_errors4 = __commonJS({
     };
     var kClientClosedError = Symbol.for("undici.error.UND_ERR_CLOSED");
     var ClientClosedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientClosedError";
-        this.message = message2 || "The client is closed";
+        this.message = message3 || "The client is closed";
         this.code = "UND_ERR_CLOSED";
       }
       static [Symbol.hasInstance](instance) {
@@ -51103,10 +51145,10 @@ var require_errors4 = __commonJS({
     };
     var kSocketError = Symbol.for("undici.error.UND_ERR_SOCKET");
     var SocketError = class extends UndiciError {
-      constructor(message2, socket) {
-        super(message2);
+      constructor(message3, socket) {
+        super(message3);
         this.name = "SocketError";
-        this.message = message2 || "Socket error";
+        this.message = message3 || "Socket error";
         this.code = "UND_ERR_SOCKET";
         this.socket = socket;
       }
@@ -51117,10 +51159,10 @@ var require_errors4 = __commonJS({
     };
     var kNotSupportedError = Symbol.for("undici.error.UND_ERR_NOT_SUPPORTED");
     var NotSupportedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "NotSupportedError";
-        this.message = message2 || "Not supported error";
+        this.message = message3 || "Not supported error";
         this.code = "UND_ERR_NOT_SUPPORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -51130,10 +51172,10 @@ var require_errors4 = __commonJS({
     };
     var kBalancedPoolMissingUpstreamError = Symbol.for("undici.error.UND_ERR_BPL_MISSING_UPSTREAM");
     var BalancedPoolMissingUpstreamError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MissingUpstreamError";
-        this.message = message2 || "No upstream has been added to the BalancedPool";
+        this.message = message3 || "No upstream has been added to the BalancedPool";
         this.code = "UND_ERR_BPL_MISSING_UPSTREAM";
       }
       static [Symbol.hasInstance](instance) {
@@ -51143,8 +51185,8 @@ var require_errors4 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code3, data2) {
-        super(message2);
+      constructor(message3, code3, data2) {
+        super(message3);
         this.name = "HTTPParserError";
         this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
@@ -51156,10 +51198,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseExceededMaxSizeError = Symbol.for("undici.error.UND_ERR_RES_EXCEEDED_MAX_SIZE");
     var ResponseExceededMaxSizeError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseExceededMaxSizeError";
-        this.message = message2 || "Response content exceeded max size";
+        this.message = message3 || "Response content exceeded max size";
         this.code = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
       }
       static [Symbol.hasInstance](instance) {
@@ -51169,10 +51211,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code3, { headers, data: data2 }) {
+        super(message3);
         this.name = "RequestRetryError";
-        this.message = message2 || "Request retry error";
+        this.message = message3 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code3;
         this.data = data2;
@@ -51185,10 +51227,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code3, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code3, { headers, data: data2 }) {
+        super(message3);
         this.name = "ResponseError";
-        this.message = message2 || "Response error";
+        this.message = message3 || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code3;
         this.data = data2;
@@ -51201,10 +51243,10 @@ var require_errors4 = __commonJS({
     };
     var kSecureProxyConnectionError = Symbol.for("undici.error.UND_ERR_PRX_TLS");
     var SecureProxyConnectionError = class extends UndiciError {
-      constructor(cause, message2, options) {
-        super(message2, { cause, ...options ?? {} });
+      constructor(cause, message3, options) {
+        super(message3, { cause, ...options ?? {} });
         this.name = "SecureProxyConnectionError";
-        this.message = message2 || "Secure Proxy Connection failed";
+        this.message = message3 || "Secure Proxy Connection failed";
         this.code = "UND_ERR_PRX_TLS";
         this.cause = cause;
       }
@@ -51215,10 +51257,10 @@ var require_errors4 = __commonJS({
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
     var MessageSizeExceededError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MessageSizeExceededError";
-        this.message = message2 || "Max decompressed message size exceeded";
+        this.message = message3 || "Max decompressed message size exceeded";
         this.code = "UND_ERR_WS_MESSAGE_SIZE_EXCEEDED";
       }
       static [Symbol.hasInstance](instance) {
@@ -52714,9 +52756,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve22(data2);
+              return err ? reject2(err) : resolve24(data2);
             });
           });
         }
@@ -52754,12 +52796,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve22(data2);
+              ) : resolve24(data2);
             });
           });
         }
@@ -53229,14 +53271,14 @@ var require_connect2 = __commonJS({
       if (socket == null) {
         return;
       }
-      let message2 = "Connect Timeout Error";
+      let message3 = "Connect Timeout Error";
       if (Array.isArray(socket.autoSelectFamilyAttemptedAddresses)) {
-        message2 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
+        message3 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
       } else {
-        message2 += ` (attempted address: ${opts.hostname}:${opts.port},`;
+        message3 += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
-      message2 += ` timeout: ${opts.timeout}ms)`;
-      util.destroy(socket, new ConnectTimeoutError(message2));
+      message3 += ` timeout: ${opts.timeout}ms)`;
+      util.destroy(socket, new ConnectTimeoutError(message3));
     }
     module.exports = buildConnector;
   }
@@ -54218,15 +54260,15 @@ var require_webidl2 = __commonJS({
     webidl.converters = {};
     webidl.util = {};
     webidl.errors = {};
-    webidl.errors.exception = function(message2) {
-      return new TypeError(`${message2.header}: ${message2.message}`);
+    webidl.errors.exception = function(message3) {
+      return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
       const plural3 = context.types.length === 1 ? "" : " one of";
-      const message2 = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
+      const message3 = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
-        message: message2
+        message: message3
       });
     };
     webidl.errors.invalidArgument = function(context) {
@@ -55026,8 +55068,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject2) => {
-        res = resolve22;
+      const promise = new Promise((resolve24, reject2) => {
+        res = resolve24;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56551,12 +56593,12 @@ var require_client_h12 = __commonJS({
           return new ResponseContentLengthMismatchError();
         }
         const ptr2 = llhttp.llhttp_get_error_reason(this.ptr);
-        let message2 = "";
+        let message3 = "";
         if (ptr2) {
           const len = new Uint8Array(llhttp.memory.buffer, ptr2).indexOf(0);
-          message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
+          message3 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data2);
+        return new HTTPParserError(message3, constants4.ERROR[ret], data2);
       }
       destroy() {
         assert(this.ptr != null);
@@ -57278,12 +57320,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57953,12 +57995,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58437,16 +58479,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve24;
           } else {
-            resolve22(null);
+            resolve24(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58457,7 +58499,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve24(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58508,7 +58550,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve22, reject2) => {
+        const socket = await new Promise((resolve24, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58520,7 +58562,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve22(socket2);
+              resolve24(socket2);
             }
           });
         });
@@ -58856,8 +58898,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          await new Promise((resolve24) => {
+            this[kClosedResolve] = resolve24;
           });
         }
       }
@@ -60126,7 +60168,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve22, reject2) => {
+        return await new Promise((resolve24, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60139,7 +60181,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve22(null);
+              resolve24(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60158,7 +60200,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject2) => {
+      return new Promise((resolve24, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60175,7 +60217,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve24,
               reject: reject2,
               length: 0,
               body: []
@@ -60245,18 +60287,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve22, stream, length } = consume2;
+      const { type, body, resolve: resolve24, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length));
+          resolve24(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length)));
+          resolve24(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length).buffer);
+          resolve24(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve24(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length));
+          resolve24(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60314,9 +60356,9 @@ var require_util10 = __commonJS({
         chunks = [];
         length = 0;
       }
-      const message2 = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
+      const message3 = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
       if (statusCode === 204 || !contentType || !length) {
-        queueMicrotask(() => callback(new ResponseStatusCodeError(message2, statusCode, headers)));
+        queueMicrotask(() => callback(new ResponseStatusCodeError(message3, statusCode, headers)));
         return;
       }
       const stackTraceLimit = Error.stackTraceLimit;
@@ -60332,7 +60374,7 @@ var require_util10 = __commonJS({
       } finally {
         Error.stackTraceLimit = stackTraceLimit;
       }
-      queueMicrotask(() => callback(new ResponseStatusCodeError(message2, statusCode, headers, payload)));
+      queueMicrotask(() => callback(new ResponseStatusCodeError(message3, statusCode, headers, payload)));
     }
     var isContentTypeApplicationJson = (contentType) => {
       return contentType.length > 15 && contentType[11] === "/" && contentType[0] === "a" && contentType[1] === "p" && contentType[2] === "p" && contentType[3] === "l" && contentType[4] === "i" && contentType[5] === "c" && contentType[6] === "a" && contentType[7] === "t" && contentType[8] === "i" && contentType[9] === "o" && contentType[10] === "n" && contentType[12] === "j" && contentType[13] === "s" && contentType[14] === "o" && contentType[15] === "n";
@@ -60513,9 +60555,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -60738,9 +60780,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -61025,9 +61067,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -61119,9 +61161,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -61159,11 +61201,11 @@ var require_mock_errors2 = __commonJS({
     var { UndiciError } = require_errors4();
     var kMockNotMatchedError = Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
     var MockNotMatchedError = class _MockNotMatchedError extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         Error.captureStackTrace(this, _MockNotMatchedError);
         this.name = "MockNotMatchedError";
-        this.message = message2 || "The request does not match any registered mock dispatches";
+        this.message = message3 || "The request does not match any registered mock dispatches";
         this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -64984,7 +65026,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve22, reject2) => agent.dispatch(
+        return new Promise((resolve24, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65060,7 +65102,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve24({
                 status,
                 statusText,
                 headersList,
@@ -65103,7 +65145,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68812,15 +68854,15 @@ var require_websocket3 = __commonJS({
       this.ws[kResponse].socket.resume();
     }
     function onParserError(err) {
-      let message2;
+      let message3;
       let code3;
       if (err instanceof CloseEvent) {
-        message2 = err.reason;
+        message3 = err.reason;
         code3 = err.code;
       } else {
-        message2 = err.message;
+        message3 = err.message;
       }
-      fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message2 }));
+      fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message3 }));
       closeWebSocketConnection(this, code3);
     }
     module.exports = {
@@ -68844,8 +68886,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve22) => {
-        setTimeout(resolve22, ms2).unref();
+      return new Promise((resolve24) => {
+        setTimeout(resolve24, ms2).unref();
       });
     }
     module.exports = {
@@ -69740,8 +69782,8 @@ var require_errors5 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var constants4 = require_constants12();
     var UsageError = class extends Error {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.clipanion = { type: `usage` };
         this.name = `UsageError`;
       }
@@ -69833,25 +69875,25 @@ var require_format3 = __commonJS({
       error: (str) => str,
       code: (str) => str
     };
-    function dedent(text2) {
-      const lines2 = text2.split(`
+    function dedent(text3) {
+      const lines2 = text3.split(`
 `);
       const nonEmptyLines = lines2.filter((line) => line.match(/\S/));
       const indent = nonEmptyLines.length > 0 ? nonEmptyLines.reduce((minLength, line) => Math.min(minLength, line.length - line.trimStart().length), Number.MAX_VALUE) : 0;
       return lines2.map((line) => line.slice(indent).trimRight()).join(`
 `);
     }
-    function formatMarkdownish(text2, { format, paragraphs }) {
-      text2 = text2.replace(/\r\n?/g, `
+    function formatMarkdownish(text3, { format, paragraphs }) {
+      text3 = text3.replace(/\r\n?/g, `
 `);
-      text2 = dedent(text2);
-      text2 = text2.replace(/^\n+|\n+$/g, ``);
-      text2 = text2.replace(/^(\s*)-([^\n]*?)\n+/gm, `$1-$2
+      text3 = dedent(text3);
+      text3 = text3.replace(/^\n+|\n+$/g, ``);
+      text3 = text3.replace(/^(\s*)-([^\n]*?)\n+/gm, `$1-$2
 
 `);
-      text2 = text2.replace(/\n(\n)?\n*/g, ($0, $1) => $1 ? $1 : ` `);
+      text3 = text3.replace(/\n(\n)?\n*/g, ($0, $1) => $1 ? $1 : ` `);
       if (paragraphs) {
-        text2 = text2.split(/\n/).map((paragraph) => {
+        text3 = text3.split(/\n/).map((paragraph) => {
           const bulletMatch = paragraph.match(/^\s*[*-][\t ]+(.*)/);
           if (!bulletMatch)
             return paragraph.match(/(.{1,80})(?: |$)/g).join(`
@@ -69865,13 +69907,13 @@ var require_format3 = __commonJS({
 
 `);
       }
-      text2 = text2.replace(/(`+)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
+      text3 = text3.replace(/(`+)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
         return format.code($1 + $2 + $1);
       });
-      text2 = text2.replace(/(\*\*)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
+      text3 = text3.replace(/(\*\*)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
         return format.bold($1 + $2 + $1);
       });
-      return text2 ? `${text2}
+      return text3 ? `${text3}
 ` : ``;
     }
     exports.formatMarkdownish = formatMarkdownish;
@@ -69899,8 +69941,8 @@ var require_utils4 = __commonJS({
         return [a, b];
       }
     }
-    function cleanValidationError(message2, { mergeName = false } = {}) {
-      const match = message2.match(/^([^:]+): (.*)$/m);
+    function cleanValidationError(message3, { mergeName = false } = {}) {
+      const match = message3.match(/^([^:]+): (.*)$/m);
       if (!match)
         return `validation failed`;
       let [, path, line] = match;
@@ -69909,11 +69951,11 @@ var require_utils4 = __commonJS({
       line = path !== `.` || !mergeName ? `${path.replace(/^\.(\[|$)/, `$1`)}: ${line}` : `: ${line}`;
       return line;
     }
-    function formatError(message2, errors$1) {
+    function formatError(message3, errors$1) {
       if (errors$1.length === 1) {
-        return new errors.UsageError(`${message2}${cleanValidationError(errors$1[0], { mergeName: true })}`);
+        return new errors.UsageError(`${message3}${cleanValidationError(errors$1[0], { mergeName: true })}`);
       } else {
-        return new errors.UsageError(`${message2}:
+        return new errors.UsageError(`${message3}:
 ${errors$1.map((error2) => `
 - ${cleanValidationError(error2)}`).join(``)}`);
       }
@@ -69991,8 +70033,8 @@ var require_lib = __commonJS({
     var base64RegExp = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
     var uuid4RegExp = /^[a-f0-9]{8}-[a-f0-9]{4}-4[a-f0-9]{3}-[89aAbB][a-f0-9]{3}-[a-f0-9]{12}$/i;
     var iso8601RegExp = /^(?:[1-9]\d{3}(-?)(?:(?:0[1-9]|1[0-2])\1(?:0[1-9]|1\d|2[0-8])|(?:0[13-9]|1[0-2])\1(?:29|30)|(?:0[13578]|1[02])(?:\1)31|00[1-9]|0[1-9]\d|[12]\d{2}|3(?:[0-5]\d|6[0-5]))|(?:[1-9]\d(?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)(?:(-?)02(?:\2)29|-?366))T(?:[01]\d|2[0-3])(:?)[0-5]\d(?:\3[0-5]\d)?(?:Z|[+-][01]\d(?:\3[0-5]\d)?)$/;
-    function pushError({ errors, p } = {}, message2) {
-      errors === null || errors === void 0 ? void 0 : errors.push(`${p !== null && p !== void 0 ? p : `.`}: ${message2}`);
+    function pushError({ errors, p } = {}, message3) {
+      errors === null || errors === void 0 ? void 0 : errors.push(`${p !== null && p !== void 0 ? p : `.`}: ${message3}`);
       return false;
     }
     function makeSetter(target, key) {
@@ -70382,7 +70424,7 @@ var require_lib = __commonJS({
     function isDict(spec, opts = {}) {
       return isRecord(spec, opts);
     }
-    function isObject3(props, { extra: extraSpec = null } = {}) {
+    function isObject4(props, { extra: extraSpec = null } = {}) {
       const specKeys = Object.keys(props);
       const validator = makeValidator({
         test: (value, state) => {
@@ -70423,7 +70465,7 @@ var require_lib = __commonJS({
       });
     }
     function isPartial(props) {
-      return isObject3(props, { extra: isRecord(isUnknown()) });
+      return isObject4(props, { extra: isRecord(isUnknown()) });
     }
     var isInstanceOf = (constructor) => makeValidator({
       test: (value, state) => {
@@ -70925,7 +70967,7 @@ var require_lib = __commonJS({
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber5;
-    exports.isObject = isObject3;
+    exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
     exports.isPartial = isPartial;
@@ -72743,9 +72785,9 @@ var init_progress_line = __esm({
       get columns() {
         return this.stream.columns || 80;
       }
-      show(text2) {
+      show(text3) {
         if (!this.enabled) return;
-        this.stream.write(`\r\x1B[2K${fitColumns(escapeControls(text2), Math.max(10, this.columns - 1))}`);
+        this.stream.write(`\r\x1B[2K${fitColumns(escapeControls(text3), Math.max(10, this.columns - 1))}`);
         this.shown = true;
       }
       clear() {
@@ -72764,18 +72806,18 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve22) => {
+  return new Promise((resolve24) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
-    const finish = (answer) => {
+    const finish2 = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve22(answer);
+      resolve24(answer);
     };
-    rl.once("line", (line) => finish(line.trim() === "yes"));
-    rl.once("SIGINT", () => finish(false));
-    rl.once("close", () => finish(false));
+    rl.once("line", (line) => finish2(line.trim() === "yes"));
+    rl.once("SIGINT", () => finish2(false));
+    rl.once("close", () => finish2(false));
     output.write(`${question} `);
   });
 }
@@ -72883,27 +72925,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve22, arguments_) => {
+  const run2 = async (function_, resolve24, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve22(result);
+    resolve24(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve22, reject2, arguments_) => {
+  const enqueue = (function_, resolve24, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve22, arguments_));
+    }).then(run2.bind(void 0, function_, resolve24, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve22, reject2) => {
-    enqueue(function_, resolve22, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve24, reject2) => {
+    enqueue(function_, resolve24, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -73318,16 +73360,16 @@ var init_types2 = __esm({
 // src/core/flows/env.ts
 function parseEnvRefs(value) {
   const pieces = [];
-  let text2 = "";
+  let text3 = "";
   let i = 0;
   while (i < value.length) {
     if (value.startsWith("$${", i)) {
-      text2 += "${";
+      text3 += "${";
       i += 3;
       continue;
     }
     if (!value.startsWith("${", i)) {
-      text2 += value[i];
+      text3 += value[i];
       i += 1;
       continue;
     }
@@ -73338,12 +73380,12 @@ function parseEnvRefs(value) {
     if (name === void 0 || !NAME.test(name)) {
       return { ok: false, error: `invalid reference "\${${ref2}}": write \${env:NAME} (or $\${ for a literal \${)` };
     }
-    if (text2) pieces.push({ text: text2 });
+    if (text3) pieces.push({ text: text3 });
     pieces.push({ env: name });
-    text2 = "";
+    text3 = "";
     i = end + 1;
   }
-  if (text2) pieces.push({ text: text2 });
+  if (text3) pieces.push({ text: text3 });
   return { ok: true, pieces };
 }
 function expandInputs(inputs, env, secretNames) {
@@ -73411,10 +73453,10 @@ var init_load_context = __esm({
         return this.source.locate(pointer);
       }
       /** A problem at the value under `pointer` (or at the key `key` of the map there), named by its path. */
-      report(pointer, message2, key) {
+      report(pointer, message3, key) {
         const pos = this.source.locate(pointer, key === void 0 ? void 0 : { key });
         const where = pointer === "" ? "" : `${pointerToPath(pointer)}: `;
-        this.issues.push({ file: this.file, ...pos, message: where + message2 });
+        this.issues.push({ file: this.file, ...pos, message: where + message3 });
       }
       /** A duration in ms, or undefined (reported when it was written but is wrong). */
       duration(value, pointer, opts = {}) {
@@ -73429,8 +73471,8 @@ var init_load_context = __esm({
         const parsed = parseBudget(value);
         return parsed.ok ? parsed.value : this.fail(pointer, parsed.error);
       }
-      fail(pointer, message2) {
-        this.report(pointer, message2);
+      fail(pointer, message3) {
+        this.report(pointer, message3);
         return void 0;
       }
     };
@@ -73438,12 +73480,12 @@ var init_load_context = __esm({
 });
 
 // src/core/flows/checks/leaks.ts
-function normalise(text2) {
+function normalise(text3) {
   let out = "";
   const origin = [];
   let inSpace = false;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
+  for (let i = 0; i < text3.length; i++) {
+    const ch = text3[i];
     if (/\s/.test(ch)) {
       if (!inSpace) {
         out += " ";
@@ -73458,19 +73500,19 @@ function normalise(text2) {
   }
   return { text: out, origin };
 }
-function excerpt(text2, max = 60) {
-  if (text2.length <= max) return text2;
+function excerpt(text3, max = 60) {
+  if (text3.length <= max) return text3;
   const head = Math.ceil((max - 1) * 0.6);
-  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
+  return `${text3.slice(0, head)}…${text3.slice(text3.length - (max - 1 - head))}`;
 }
-function rollingHashes(text2, n, high, visit) {
-  if (n <= 0 || text2.length < n) return;
+function rollingHashes(text3, n, high, visit) {
+  if (n <= 0 || text3.length < n) return;
   let h = 0;
-  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  for (let i = 0; i < n; i++) h = (h * BASE + text3.charCodeAt(i)) % MOD;
   if (visit(0, h) === false) return;
-  for (let i = n; i < text2.length; i++) {
-    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
-    h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  for (let i = n; i < text3.length; i++) {
+    h = (h - text3.charCodeAt(i - n) * high % MOD + MOD) % MOD;
+    h = (h * BASE + text3.charCodeAt(i)) % MOD;
     if (visit(i - n + 1, h) === false) return;
   }
 }
@@ -73504,8 +73546,8 @@ var init_leaks = __esm({
       windows = /* @__PURE__ */ new Map();
       high;
       /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
-      find(text2) {
-        const { text: norm } = normalise(text2);
+      find(text3) {
+        const { text: norm } = normalise(text3);
         let leak;
         rollingHashes(norm, this.minChars, this.high, (start, h) => {
           const candidates = this.windows.get(h);
@@ -73617,8 +73659,8 @@ function renderSnapshotFile(entries, flowFile) {
 `;
   return keys.length === 0 ? head : head + (0, import_yaml3.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
 }
-function parseSnapshotFile(text2, file) {
-  const parsed = parseYaml(text2, { file });
+function parseSnapshotFile(text3, file) {
+  const parsed = parseYaml(text3, { file });
   if (!parsed.ok) return parsed;
   const value = parsed.value.value ?? {};
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -73747,8 +73789,8 @@ function checkOutput(a, outputs, using = {}) {
   } else verdict2 = apply(a, value);
   if (typeof verdict2 === "string" && found) detail = verdict2;
   const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
-  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
-  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
+  const message3 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
+  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message3 };
 }
 function checkSnapshot(a, found, using) {
   const kept = withoutIgnored(found, a.ignore ?? []);
@@ -73770,8 +73812,8 @@ function checkSnapshot(a, found, using) {
 }
 function checkLeaks(a, value, index) {
   const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
-  for (const text2 of stringsIn(value)) {
-    const leak = index.find(text2);
+  for (const text3 of stringsIn(value)) {
+    const leak = index.find(text3);
     if (leak) {
       const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
       return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
@@ -73786,8 +73828,8 @@ function* stringsIn(value) {
 }
 function show(value) {
   if (value === void 0) return "nothing";
-  const text2 = JSON.stringify(value) ?? String(value);
-  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
+  const text3 = JSON.stringify(value) ?? String(value);
+  return text3.length > 200 ? `${text3.slice(0, 199)}…` : text3;
 }
 function compileMatches(source) {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
@@ -73953,8 +73995,8 @@ function loadLatency(value, pointer, ctx) {
 }
 function loadBudgets(value, pointer, ctx) {
   const entries = typeof value === "string" ? [["max", value, pointer]] : BUDGET_KINDS.filter((k) => rec(value)[k] !== void 0).map((k) => [k, rec(value)[k], ptr(pointer, k)]);
-  return entries.flatMap(([kind, text2, at]) => {
-    const budget = ctx.budget(text2, at);
+  return entries.flatMap(([kind, text3, at]) => {
+    const budget = ctx.budget(text3, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
@@ -74013,24 +74055,24 @@ var init_placed = __esm({
 function decline() {
   throw DECLINE;
 }
-function quotedScalar(text2, at, lineEnd) {
-  const quote2 = text2[at];
-  const close = text2.indexOf(quote2, at + 1);
+function quotedScalar(text3, at, lineEnd) {
+  const quote2 = text3[at];
+  const close = text3.indexOf(quote2, at + 1);
   if (close !== -1 && close < lineEnd) {
-    const body = text2.slice(at + 1, close);
-    if (quote2 === '"' ? !body.includes("\\") : text2[close + 1] !== "'") return { value: body, end: close + 1 };
+    const body = text3.slice(at + 1, close);
+    if (quote2 === '"' ? !body.includes("\\") : text3[close + 1] !== "'") return { value: body, end: close + 1 };
   }
   let value = "";
   for (let pos = at + 1; pos < lineEnd; pos++) {
-    const c = text2[pos];
+    const c = text3[pos];
     if (quote2 === "'") {
       if (c !== "'") value += c;
-      else if (text2[pos + 1] === "'") value += text2[++pos];
+      else if (text3[pos + 1] === "'") value += text3[++pos];
       else return { value, end: pos + 1 };
     } else if (c === '"') {
       return { value, end: pos + 1 };
     } else if (c === "\\") {
-      const escaped = ESCAPES[text2[++pos]];
+      const escaped = ESCAPES[text3[++pos]];
       if (escaped === void 0) decline();
       value += escaped;
     } else {
@@ -74065,10 +74107,10 @@ var init_simple_scalars = __esm({
 });
 
 // src/core/flows/yaml/simple-yaml.ts
-function readSimpleYaml(text2) {
-  if (BEYOND_PRINTABLE.test(text2) && unsafeChars().test(text2)) return void 0;
+function readSimpleYaml(text3) {
+  if (BEYOND_PRINTABLE.test(text3) && unsafeChars().test(text3)) return void 0;
   try {
-    const reader = new Reader(text2);
+    const reader = new Reader(text3);
     const root = reader.document();
     return {
       value: root.value,
@@ -74093,15 +74135,15 @@ var init_simple_yaml = __esm({
     FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     MAX_DEPTH = 32;
     Reader = class {
-      constructor(text2) {
-        this.text = text2;
-        for (let start = 0; start <= text2.length; ) {
-          let end = text2.indexOf("\n", start);
-          if (end < 0) end = text2.length;
+      constructor(text3) {
+        this.text = text3;
+        for (let start = 0; start <= text3.length; ) {
+          let end = text3.indexOf("\n", start);
+          if (end < 0) end = text3.length;
           let indent = start;
-          while (text2.charCodeAt(indent) === 32) indent++;
-          if (indent < end && text2[indent] !== "#") this.lines.push({ start, indent: indent - start, end });
-          if (end < text2.length) this.lineStarts.push(end + 1);
+          while (text3.charCodeAt(indent) === 32) indent++;
+          if (indent < end && text3[indent] !== "#") this.lines.push({ start, indent: indent - start, end });
+          if (end < text3.length) this.lineStarts.push(end + 1);
           start = end + 1;
         }
       }
@@ -74304,9 +74346,9 @@ var init_simple_yaml = __esm({
 function flowTestId(file, name) {
   return `${file} > ${name}`;
 }
-function parseFlowTestFile(text2, file, schema) {
-  const simple = readSimpleYaml(text2);
-  const yaml = simple ? { ok: true, value: simple } : parseYaml(text2, { file });
+function parseFlowTestFile(text3, file, schema) {
+  const simple = readSimpleYaml(text3);
+  const yaml = simple ? { ok: true, value: simple } : parseYaml(text3, { file });
   if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
   const ctx = new LoadContext(file, yaml.value);
   const checked = validateAgainst(schema, yaml.value, file);
@@ -74438,8 +74480,8 @@ var init_parse = __esm({
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
   const { pass, expected, actual, why: why2 } = check;
-  const message2 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why2 ? `: ${why2}` : ""}`;
-  return { kind, label, status: pass ? "pass" : "fail", expected, actual, message: message2, line: at.line, col: at.col };
+  const message3 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why2 ? `: ${why2}` : ""}`;
+  return { kind, label, status: pass ? "pass" : "fail", expected, actual, message: message3, line: at.line, col: at.col };
 }
 function skipped(kind, label, reason2, at) {
   return { kind, label, status: "skip", message: `${label}: skipped: ${reason2}`, line: at.line, col: at.col };
@@ -74637,7 +74679,7 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
   const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
   const skippedAll = everySkipped(results2, acrossRepeats);
-  const summary2 = (status, message2) => ({ repeats, passed, minPass, status, message: message2 });
+  const summary2 = (status, message3) => ({ repeats, passed, minPass, status, message: message3 });
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
     const failedRepeats = repeats - passed;
@@ -74698,10 +74740,10 @@ var init_assertion_needs = __esm({
 // src/core/flows/checks/leak-sources.ts
 function leakTexts(files, vars) {
   return files.map((file) => {
-    const text2 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
+    const text3 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
     const rendered2 = renderVarsWithOrigin(file.content, vars);
-    if (rendered2.problems.length > 0 || rendered2.text === file.content) return text2;
-    return { ...text2, content: rendered2.text, written: { content: file.content, origin: rendered2.origin } };
+    if (rendered2.problems.length > 0 || rendered2.text === file.content) return text3;
+    return { ...text3, content: rendered2.text, written: { content: file.content, origin: rendered2.origin } };
   });
 }
 var init_leak_sources = __esm({
@@ -74743,7 +74785,7 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname8, join as join6 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -74756,16 +74798,16 @@ async function loadRoleFiles(cwd, dir) {
   }
   const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
   const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text3, file) => parseRoleFile(text3, file, schema));
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
-async function writeFileAtomic(path, text2) {
-  const tmp = join6(dirname7(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+async function writeFileAtomic(path, text3) {
+  const tmp = join6(dirname8(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
-      for (const piece of typeof text2 === "string" ? [text2] : text2) await handle.writeFile(piece, "utf8");
+      for (const piece of typeof text3 === "string" ? [text3] : text3) await handle.writeFile(piece, "utf8");
       await handle.sync();
     } finally {
       await handle.close();
@@ -74818,10 +74860,10 @@ async function readSavedPlan(abs, file) {
 async function readSavedPlanFile(abs, file) {
   const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
-  const text2 = Buffer.from(bytes.value).toString("utf8");
+  const text3 = Buffer.from(bytes.value).toString("utf8");
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch {
     throw notAPlan(file, "not JSON");
   }
@@ -74839,7 +74881,7 @@ async function readSavedPlanFile(abs, file) {
     if (failed3 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed3.tenant.name)} in it was not planned (it holds an error, not a plan)`);
     return value;
   }
-  const located2 = parseYaml(text2, { file });
+  const located2 = parseYaml(text3, { file });
   const checked = located2.ok ? validateAgainst(schema, located2.value, file) : located2;
   const issues = checked.ok ? [] : checked.issues;
   const first = issues[0];
@@ -74882,7 +74924,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -74925,7 +74967,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -74944,7 +74986,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -75045,7 +75087,7 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
   const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
   const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
-  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const message3 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
   for (const [i, plan] of plans.entries()) {
@@ -75054,7 +75096,7 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
     else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
     else notAttempted.push(plan.tenant.name);
   }
-  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
+  return { message: message3, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
 var init_apply_tenants = __esm({
   "src/run/tenants/apply-tenants.ts"() {
@@ -75084,7 +75126,9 @@ function workflowText(options) {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Drift check", "drift", "drift", ["          args: --detailed-exitcode", "          notify: issue"]), {
+      permissions: ["contents: read", "issues: write # one issue per tenant, opened on drift and closed once it is gone"]
+    })
   ];
   const previewJob = preview2 === void 0 ? [] : job(
     "preview",
@@ -75116,6 +75160,7 @@ function job(name, condition, steps, opts = {}) {
     `  ${name}:`,
     `    if: ${condition}`,
     "    runs-on: ubuntu-latest",
+    ...opts.permissions === void 0 ? [] : ["    permissions:", ...opts.permissions.map((p) => `      ${p}`)],
     ...opts.group === void 0 ? [] : [...opts.comment === void 0 ? [] : [`    # ${opts.comment}`], "    concurrency:", `      group: ${opts.group}`, "      cancel-in-progress: false"],
     "    steps:",
     "      - uses: actions/checkout@v5",
@@ -75139,7 +75184,8 @@ var init_workflow = __esm({
     TENANT_HEADER = [
       "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
       "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
-      "# Every morning: a drift check that fails when the tenant no longer matches the files."
+      "# Every morning: a drift check (`roleflow drift`) that tells a hand edit on the tenant (exit 5, an",
+      "# issue opened) from a merge not applied yet (exit 2), with the apply journal the tenant keeps."
     ];
   }
 });
@@ -75182,6 +75228,9 @@ function configText({ tenant, previewTenant: previewTenant2 }) {
     );
   }
   if (previewTenant2 === "local") lines2.push("local:", "  preview: true          # roleflow preview --tenant local: the behaviour diff on the embedded tenant");
+  if (tenant !== void 0) {
+    lines2.push("history:", "  store: tenant          # the apply journal (history, rollback, drift) in the tenant's Role roleflow.history, shared by every CI run");
+  }
   lines2.push(
     "roles:",
     "  dir: roles",
@@ -75233,8 +75282,8 @@ tests:
 });
 
 // src/core/init/add-tenant.ts
-function addTenantToConfig(text2, tenant, preview2 = false) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function addTenantToConfig(text3, tenant, preview2 = false) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
   if (doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
   const entry = {
@@ -75250,38 +75299,38 @@ function addTenantToConfig(text2, tenant, preview2 = false) {
   if ((0, import_yaml4.isMap)(tenants) && tenants.has(tenant.name)) return { added: false, present: true, reason: `it already has tenant "${tenant.name}"` };
   const expected = { ...doc.toJS() };
   expected["tenants"] = { ...expected["tenants"] ?? {}, [tenant.name]: entry };
-  const inserted = insertLines(text2, doc, tenant.name, entry);
+  const inserted = insertLines(text3, doc, tenant.name, entry);
   if (inserted !== void 0 && sameJson((0, import_yaml4.parseDocument)(inserted).toJS(), expected)) return { added: true, text: inserted };
   if ((0, import_yaml4.isMap)(tenants)) tenants.set(doc.createNode(tenant.name), doc.createNode(entry));
   else doc.set("tenants", doc.createNode({ [tenant.name]: entry }));
   return { added: true, text: doc.toString({ lineWidth: 0 }) };
 }
-function insertLines(text2, doc, name, entry) {
+function insertLines(text3, doc, name, entry) {
   const block = (indent2) => (0, import_yaml4.stringify)({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent2);
-  const newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  const newline = text3.includes("\r\n") ? "\r\n" : "\n";
   const tenants = doc.get("tenants", true);
   if (tenants === void 0) {
     const lines2 = `tenants:
 ${block("  ")}`.replace(/\n/g, newline);
-    return text2 === "" || text2.endsWith("\n") ? `${text2}${lines2}` : `${text2}${newline}${lines2}`;
+    return text3 === "" || text3.endsWith("\n") ? `${text3}${lines2}` : `${text3}${newline}${lines2}`;
   }
   if (!(0, import_yaml4.isMap)(tenants) || tenants.flow === true || tenants.items.length === 0 || tenants.range === void 0 || tenants.range === null) return void 0;
   const first = tenants.items[0].key;
   const start = (0, import_yaml4.isScalar)(first) && first.range ? first.range[0] : void 0;
   if (start === void 0) return void 0;
-  const indent = text2.slice(text2.lastIndexOf("\n", start - 1) + 1, start);
+  const indent = text3.slice(text3.lastIndexOf("\n", start - 1) + 1, start);
   if (!/^ +$/.test(indent)) return void 0;
   const end = tenants.range[1];
-  const lineEnd = text2.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
-  const at = lineEnd === -1 ? text2.length : lineEnd + 1;
-  const before = text2.slice(0, at);
-  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text2.slice(at)}`;
+  const lineEnd = text3.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
+  const at = lineEnd === -1 ? text3.length : lineEnd + 1;
+  const before = text3.slice(0, at);
+  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text3.slice(at)}`;
 }
 function sameJson(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
-function markPreviewTenant(text2, name) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function markPreviewTenant(text3, name) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0 || doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { marked: false, reason: "not a YAML mapping", already: false };
   const path = name === "local" ? ["local", "preview"] : ["tenants", name, "preview"];
   if (name !== "local" && !(0, import_yaml4.isMap)(doc.getIn(["tenants", name], true))) {
@@ -75291,8 +75340,8 @@ function markPreviewTenant(text2, name) {
   doc.setIn(path, true);
   return { marked: true, text: doc.toString({ lineWidth: 0 }) };
 }
-function configuredPreviewTenant(text2) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function configuredPreviewTenant(text3) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0) return void 0;
   const value = doc.toJS();
   const marked = Object.entries(value?.tenants ?? {}).find(([, tenant]) => tenant?.preview === true);
@@ -75313,7 +75362,7 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8, join as join7 } from "node:path";
+import { dirname as dirname9, join as join7 } from "node:path";
 async function initRepository(dir, given) {
   const steps = [];
   const config = given.force ? void 0 : await readIfThere2(join7(dir, CONFIG));
@@ -75346,11 +75395,11 @@ async function initRepository(dir, given) {
   steps.push(await mergeGitignore(dir));
   return steps;
 }
-async function editConfig(abs, text2, tenant, preview2) {
-  let next = text2;
+async function editConfig(abs, text3, tenant, preview2) {
+  let next = text3;
   const notes = [];
   if (tenant !== void 0) {
-    const outcome = addTenantToConfig(text2, tenant, preview2 === tenant.name);
+    const outcome = addTenantToConfig(text3, tenant, preview2 === tenant.name);
     if (!outcome.added) {
       return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
     }
@@ -75365,18 +75414,18 @@ async function editConfig(abs, text2, tenant, preview2) {
       notes.push(`marked "${preview2}" preview: true`);
     }
   }
-  if (next === text2) return { path: CONFIG, status: "left", note: `"${preview2}" is marked preview: true already`, tenant: "present" };
+  if (next === text3) return { path: CONFIG, status: "left", note: `"${preview2}" is marked preview: true already`, tenant: "present" };
   await writeFile3(abs, next);
   return { path: CONFIG, status: "merged", note: notes.join("; "), tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join7(dir, SETTINGS);
-  const text2 = await readIfThere2(abs);
+  const text3 = await readIfThere2(abs);
   let settings = {};
-  if (text2 !== void 0) {
+  if (text3 !== void 0) {
     let parsed;
     try {
-      parsed = JSON.parse(text2);
+      parsed = JSON.parse(text3);
     } catch {
       return { path: SETTINGS, status: "left", note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
     }
@@ -75396,25 +75445,25 @@ async function mergeEditorSettings(dir, force) {
   if (added.length === 0) return { path: SETTINGS, status: "left", note: "already maps the schemas" };
   await writeFile3(abs, `${JSON.stringify({ ...settings, "yaml.schemas": schemas2 }, null, 2)}
 `);
-  return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
+  return text3 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
   const abs = join7(dir, ".gitignore");
-  const text2 = await readIfThere2(abs);
-  if (text2 === void 0) {
+  const text3 = await readIfThere2(abs);
+  if (text3 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
+  const ignored = text3.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
   if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+  await writeFile3(abs, `${text3}${text3 === "" || text3.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
 `);
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
-async function writeFile3(abs, text2) {
-  await mkdir4(dirname8(abs), { recursive: true });
-  await writeFileAtomic(abs, text2);
+async function writeFile3(abs, text3) {
+  await mkdir4(dirname9(abs), { recursive: true });
+  await writeFileAtomic(abs, text3);
 }
 async function readIfThere2(abs) {
   try {
@@ -75524,9 +75573,9 @@ var init_mann_whitney = __esm({
 });
 
 // src/core/compare/compare.ts
-function parseThreshold(text2) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
+function parseThreshold(text3) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text3);
+  if (!m) return { ok: false, error: `--threshold ${text3}: give a percentage, such as 20%` };
   return { ok: true, value: Number(m[1]) / 100 };
 }
 function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
@@ -75629,7 +75678,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve22 = (b, samples, what) => {
+  const resolve24 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -75642,8 +75691,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve22(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve22(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -75878,14 +75927,14 @@ function fitRows(head, notable, max) {
   const more = (n) => `
 … ${thousands(n)} more changed tests not shown; run \`roleflow preview\` for all of them.
 `;
-  let text2 = `${head}
+  let text3 = `${head}
 | | Test | Base | Head |
 |---|---|---|---|
 `;
   let shown = 0;
-  while (shown < rows.length && text2.length + rows[shown].length + 1 + more(rows.length).length <= max) text2 += `${rows[shown++]}
+  while (shown < rows.length && text3.length + rows[shown].length + 1 + more(rows.length).length <= max) text3 += `${rows[shown++]}
 `;
-  return shown < rows.length ? text2 + more(rows.length - shown) : text2;
+  return shown < rows.length ? text3 + more(rows.length - shown) : text3;
 }
 function tableRow2(t6) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
@@ -76025,7 +76074,7 @@ var init_preview = __esm({
 
 // src/files/git-tree.ts
 import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative4, resolve as resolve8, sep as sep3 } from "node:path";
+import { posix, relative as relative4, resolve as resolve9, sep as sep3 } from "node:path";
 import { realpath } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
@@ -76037,10 +76086,10 @@ async function resolveCommit(cwd, ref2) {
   return { ref: ref2, commit: sha.stdout.trim(), root: await realpath(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath(abs).catch(() => resolve8(abs));
+  const real = await realpath(abs).catch(() => resolve9(abs));
   const rel = relative4(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep3}`) || resolve8(root, rel) !== resolve8(real)) return void 0;
+  if (rel === ".." || rel.startsWith(`..${sep3}`) || resolve9(root, rel) !== resolve9(real)) return void 0;
   return rel.split(sep3).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
@@ -76136,11 +76185,11 @@ var init_git_tree = __esm({
 });
 
 // src/files/commit-roles.ts
-import { dirname as dirname9, posix as posix2, resolve as resolve9 } from "node:path";
+import { dirname as dirname10, posix as posix2, resolve as resolve10 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve9(cwd, rolesFlag) : resolve9(cwd, config.file === void 0 ? "." : dirname9(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve10(cwd, rolesFlag) : resolve10(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -76148,8 +76197,8 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const files = [];
   for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
     const name = `${ref2}:${found.path}`;
-    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
-    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
+    const text3 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
+    const parsed = text3.ok ? parseRoleFile(text3.value, name, schema) : text3;
     if (parsed.ok) files.push(parsed.value);
     else issues.push(...parsed.issues);
   }
@@ -76158,12 +76207,12 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve9(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve10(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
-  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
-  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
+  const text3 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
+  const parsed = text3.ok ? parseConfig(text3.value, name, loadSchema("config")) : text3;
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   const then = parsed.value;
   return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
@@ -76195,7 +76244,9 @@ var init_commit_roles = __esm({
 // src/files/git-commit.ts
 var git_commit_exports = {};
 __export(git_commit_exports, {
+  currentBranch: () => currentBranch,
   currentCommit: () => currentCommit,
+  gitUserName: () => gitUserName,
   treeState: () => treeState
 });
 import { execFile as execFile2 } from "node:child_process";
@@ -76258,11 +76309,19 @@ async function whyNoHead(cwd, noGit) {
   return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git2(cwd, args) {
-  return new Promise((resolve22) => {
+  return new Promise((resolve24) => {
     execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve22({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve24({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
+}
+async function gitUserName(cwd) {
+  const name = await git2(cwd, ["config", "user.name"]);
+  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
+}
+async function currentBranch(cwd) {
+  const ref2 = await git2(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
+  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
 }
 var FULL_SHA;
 var init_git_commit = __esm({
@@ -76274,17 +76333,17 @@ var init_git_commit = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname10, resolve as resolve10 } from "node:path";
+import { dirname as dirname11, resolve as resolve11 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname10(absOf.get(flow2.file) ?? resolve10(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve10(base, a.expected);
+        const abs = resolve11(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -76298,9 +76357,9 @@ async function attachSchemaFiles(flows, sources) {
   return issues;
 }
 async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
+  const text3 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text3.ok) return { error: text3.issues[0].message };
+  const parsed = parseYaml(text3.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0];
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
@@ -76335,7 +76394,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -76345,7 +76404,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve11(cwd, path);
+    const abs = resolve12(cwd, path);
     const info2 = await stat5(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -76368,7 +76427,7 @@ async function defaultFlowsDir(cwd, config) {
 }
 async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text3, file) => parseFlowTestFile(text3, file, schema));
   issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
@@ -76385,15 +76444,498 @@ var init_flow_files = __esm({
   }
 });
 
+// src/core/history/record.ts
+function roleSha(role) {
+  return sha256(JSON.stringify([role.name, role.description, role.content]));
+}
+function changeOutcome(status) {
+  switch (status) {
+    case "created":
+    case "updated":
+    case "deleted":
+      return "done";
+    case "unknown":
+      return "unknown";
+    case "not_started":
+      return "not_started";
+    case "failed":
+    case "skipped":
+      return "failed";
+  }
+}
+function recordId(at, random) {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
+}
+function historyFileName(tenant) {
+  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
+}
+var HISTORY_FORMAT_VERSION;
+var init_record = __esm({
+  "src/core/history/record.ts"() {
+    "use strict";
+    init_hash();
+    init_reserved();
+    HISTORY_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/history/journal-text.ts
+function readJournal(text3) {
+  const byId = /* @__PURE__ */ new Map();
+  const skipped2 = [];
+  text3.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const parsed = parseLine(line);
+    if (typeof parsed === "string") {
+      skipped2.push({ line: index + 1, reason: parsed });
+      return;
+    }
+    const earlier = byId.get(parsed.id);
+    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
+  });
+  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
+  return { records, skipped: skipped2 };
+}
+function recordLine(record) {
+  return `${JSON.stringify(record)}
+`;
+}
+function trimJournal(text3, keep, maxBytes) {
+  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
+  const order = [];
+  const linesOf = /* @__PURE__ */ new Map();
+  for (const line of lines2) {
+    const id = idOf(line);
+    if (!linesOf.has(id)) {
+      order.push(id);
+      linesOf.set(id, []);
+    }
+    linesOf.get(id).push(line);
+  }
+  let kept = order.slice(Math.max(0, order.length - keep));
+  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
+  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
+  if (kept.length === 0 && order.length > 0) return void 0;
+  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
+`).join("");
+}
+function idOf(line) {
+  try {
+    const id = JSON.parse(line).id;
+    return typeof id === "string" ? id : `\0${line}`;
+  } catch {
+    return `\0${line}`;
+  }
+}
+function mergeLines(earlier, later) {
+  const merged = { ...earlier, ...later, time: earlier.time };
+  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
+  return merged;
+}
+function parseLine(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not JSON (a line cut short?)";
+  }
+  if (!isObject3(value)) return "not a JSON object";
+  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
+  const id = value["id"];
+  const status = value["status"];
+  if (typeof id !== "string" || id === "") return "no id";
+  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
+  const changes = value["changes"];
+  if (!Array.isArray(changes)) return "no changes list";
+  const record = {
+    format_version: HISTORY_FORMAT_VERSION,
+    id,
+    time: text(value["time"]) ?? "",
+    actor: text(value["actor"]) ?? "",
+    commit: text(value["commit"]) ?? null,
+    ref: text(value["ref"]) ?? null,
+    run_url: text(value["run_url"]) ?? null,
+    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
+    tenant: text(value["tenant"]) ?? "",
+    plan_digest: text(value["plan_digest"]) ?? "",
+    status,
+    changes: changes.flatMap((c) => {
+      const change2 = changeOf(c);
+      return change2 === void 0 ? [] : [change2];
+    })
+  };
+  const finished = text(value["finished_at"]);
+  if (finished !== void 0) record.finished_at = finished;
+  const state = stringMap(value["state"]);
+  if (state !== void 0) record.state = state;
+  const content = contentMap(value["before_content"]);
+  if (content !== void 0) record.before_content = content;
+  const rollback = text(value["rollback_of"]);
+  if (rollback !== void 0) record.rollback_of = rollback;
+  if (value["preview"] === true) record.preview = true;
+  if (value["dirty"] === true) record.dirty = true;
+  return record;
+}
+function changeOf(value) {
+  if (!isObject3(value)) return void 0;
+  const action = ACTIONS.find((a) => a === value["action"]);
+  const name = text(value["name"]);
+  const outcome = OUTCOMES.find((o) => o === value["outcome"]);
+  if (action === void 0 || name === void 0 || outcome === void 0) return void 0;
+  const change2 = { action, name, outcome };
+  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
+    const v = text(value[key]);
+    if (v !== void 0) change2[key] = v;
+  }
+  return change2;
+}
+function stringMap(value) {
+  if (!isObject3(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
+  return map;
+}
+function contentMap(value) {
+  if (!isObject3(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!isObject3(v)) continue;
+    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
+    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
+  }
+  return map;
+}
+function defineOwn(map, key, value) {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function text(value) {
+  return typeof value === "string" ? value : void 0;
+}
+function isObject3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
+var init_journal_text = __esm({
+  "src/core/history/journal-text.ts"() {
+    "use strict";
+    init_role_file();
+    init_record();
+    STATUSES = ["started", "completed", "failed", "interrupted"];
+    OUTCOMES = ["done", "failed", "unknown", "not_started"];
+    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
+    ACTIONS = ["create", "update", "delete"];
+  }
+});
+
+// src/core/history/build.ts
+function startedRecord(draft) {
+  const { meta } = draft;
+  const content = beforeContent(draft.plan.changes, draft.previous);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    id: draft.id,
+    time: draft.time,
+    actor: meta.actor,
+    commit: meta.commit,
+    ref: meta.ref,
+    run_url: meta.run_url,
+    command: draft.command,
+    tenant: draft.plan.tenant.name,
+    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
+    status: "started",
+    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
+    ...Object.keys(content).length > 0 && { before_content: content },
+    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
+    ...draft.preview === true && { preview: true },
+    ...meta.dirty && { dirty: true }
+  };
+}
+function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
+  const { before_content: _kept, ...started } = startedRecord(draft);
+  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
+  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
+  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
+}
+function stateAfter(draft, changes) {
+  const { plan } = draft;
+  const targets = plan.options.targets === void 0 ? void 0 : globMatcher(plan.options.targets);
+  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
+  const ignored = globMatcher(plan.options.ignore);
+  const notManaged = /* @__PURE__ */ new Set([...plan.unmanaged.map((u) => u.id), ...plan.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
+  for (const role of draft.remote) {
+    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
+    if (targets !== void 0 && targets(role.name) === void 0) continue;
+    state.set(role.name, roleSha(role));
+  }
+  plan.changes.forEach((change2, i) => {
+    const done = changes[i]?.outcome === "done";
+    if (change2.action === "create") {
+      if (done) state.set(change2.name, roleSha(change2.after));
+      else state.delete(change2.name);
+    } else if (change2.action === "update") {
+      if (done) {
+        state.delete(change2.before.name);
+        state.set(change2.name, roleSha(change2.after));
+      } else state.set(change2.before.name, roleSha(change2.before));
+    } else if (done) state.delete(change2.name);
+    else state.set(change2.name, roleSha(change2.before));
+  });
+  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function lastState(records) {
+  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
+  return void 0;
+}
+function beforeContent(changes, previous) {
+  const inGit = shasInGit(previous);
+  const kept = {};
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    const sha = roleSha(change2.before);
+    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
+  }
+  return kept;
+}
+function shasInGit(records) {
+  const shas = /* @__PURE__ */ new Set();
+  for (const r of records) {
+    if (r.commit === null || r.dirty === true) continue;
+    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
+    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
+  }
+  return shas;
+}
+function journalChange(change2, outcome) {
+  const id = change2.id ?? outcome?.id;
+  return {
+    action: change2.action,
+    name: change2.name,
+    ...id !== void 0 && { id },
+    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
+    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
+    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
+    outcome: outcome === void 0 ? "not_started" : changeOutcome(outcome.status)
+  };
+}
+var init_build = __esm({
+  "src/core/history/build.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_render_json();
+    init_record();
+  }
+});
+
+// src/core/history/render.ts
+var init_render2 = __esm({
+  "src/core/history/render.ts"() {
+    "use strict";
+    init_content_diff();
+    init_render_text();
+    init_safe_text();
+    init_display();
+    init_record();
+  }
+});
+
+// src/core/history/index.ts
+var init_history = __esm({
+  "src/core/history/index.ts"() {
+    "use strict";
+    init_record();
+    init_journal_text();
+    init_build();
+    init_render2();
+  }
+});
+
+// src/files/journal-file.ts
+import { open as open4, readFile as readFile4 } from "node:fs/promises";
+import { dirname as dirname12 } from "node:path";
+function fileJournal(cwd, config, tenant) {
+  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
+  const where = displayPath(cwd, path);
+  return {
+    kind: "file",
+    where,
+    path,
+    async read() {
+      try {
+        return await readFile4(path, "utf8");
+      } catch (err) {
+        const code3 = err.code;
+        if (code3 === "ENOENT") return "";
+        throw new RoleflowError(`cannot read the apply journal ${where}: ${code3 ?? String(err)}`);
+      }
+    },
+    async append(text3) {
+      const bytes = Buffer.from(text3, "utf8");
+      await stateFolder(dirname12(path), "the apply journal's folder");
+      try {
+        const file = await open4(path, "a");
+        try {
+          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
+          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
+      }
+    }
+  };
+}
+var HISTORY_DIR;
+var init_journal_file = __esm({
+  "src/files/journal-file.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_config_file();
+    init_source_files();
+    init_state_folder();
+    HISTORY_DIR = ".roleflow/history";
+  }
+});
+
+// src/tenant/journal-role.ts
+function tenantJournal(client, keep) {
+  const where = `the tenant's Role ${HISTORY_ROLE}`;
+  let held;
+  const read = async () => {
+    const roles = (await client.listRoles()).filter((r) => r.name === HISTORY_ROLE);
+    held = roles.sort((a, b) => compare(a.id, b.id))[0];
+    return held?.content ?? "";
+  };
+  return {
+    kind: "tenant",
+    where,
+    read: () => read().catch((err) => {
+      throw new RoleflowError(`cannot read the apply journal (${where}): ${message2(err)}`);
+    }),
+    async append(text3) {
+      try {
+        const now = await read();
+        const joined = now === "" || now.endsWith("\n") ? now + text3 : `${now}
+${text3}`;
+        const content = trimJournal(joined, keep, MAX_SENT_ROLE_BYTES - FRAMING2 - Buffer.byteLength(DESCRIPTION));
+        if (content === void 0) throw new RoleflowError("the record is larger than a Role can hold");
+        const fields = { name: HISTORY_ROLE, description: DESCRIPTION, content };
+        if (held === void 0) held = { id: (await client.createRole(fields)).id, ...fields };
+        else await client.updateRole(held.id, fields);
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal (${where}): ${message2(err)}`);
+      }
+    }
+  };
+}
+function message2(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+var DESCRIPTION, FRAMING2;
+var init_journal_role = __esm({
+  "src/tenant/journal-role.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_plan();
+    init_sent_size();
+    DESCRIPTION = "The apply journal of roleflow (history.store: tenant): one JSON record a line. Written by roleflow; do not edit.";
+    FRAMING2 = 1024;
+  }
+});
+
+// src/run/journal.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { resolve as resolve13 } from "node:path";
+function openJournal(cwd, config, tenant) {
+  return config.history.store === "tenant" ? tenantJournal(tenant.client, config.history.keep) : fileJournal(cwd, config, tenant.target.name);
+}
+async function journalMeta(cwd, env, config, given = {}) {
+  const actor = env["GITHUB_ACTOR"] || await gitUserName(cwd) || env["USER"] || env["USERNAME"] || "unknown";
+  const commit = given.commit !== void 0 ? given.commit : (await currentCommit(cwd, env)).commit ?? null;
+  const ref2 = env["GITHUB_REF"] || await currentBranch(cwd) || null;
+  const server = env["GITHUB_SERVER_URL"] || "https://github.com";
+  const run_url = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? `${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]}` : null;
+  let dirty = given.dirty ?? false;
+  if (given.dirty === void 0 && commit !== null) {
+    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve13(cwd, config.file)]];
+    const state = await treeState(cwd, paths);
+    dirty = state === void 0 || state.uncommitted.length > 0 || state.ignored.length > 0 || state.outside.length > 0;
+  }
+  return { actor, commit, ref: ref2, run_url, dirty };
+}
+async function withJournal(plan, remote, opts, apply2) {
+  const now = opts.now ?? (() => /* @__PURE__ */ new Date());
+  const { records: previous } = await readRecords(opts.store, opts.warn).catch((err) => {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  });
+  const started = now();
+  const draft = {
+    id: recordId(started, randomBytes3(2).toString("hex")),
+    time: started.toISOString(),
+    meta: opts.meta,
+    command: opts.command,
+    plan,
+    remote: typeof remote === "function" ? await remote() : remote,
+    previous,
+    ...opts.rollbackOf !== void 0 && { rollbackOf: opts.rollbackOf },
+    ...opts.preview === true && { preview: true }
+  };
+  if (plan.changes.length === 0) {
+    const result2 = await apply2();
+    const state = stateAfter(draft, []);
+    if (JSON.stringify(state) === JSON.stringify(lastState(previous) ?? null)) return { ...result2, journal: { id: void 0 } };
+    return { ...result2, journal: await finish(opts, finishedRecord(draft, [], false, now().toISOString())) };
+  }
+  try {
+    await opts.store.append(recordLine(startedRecord(draft)));
+  } catch (err) {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  }
+  const result = await apply2();
+  return { ...result, journal: await finish(opts, finishedRecord(draft, result.outcomes, result.interrupted, now().toISOString())) };
+}
+async function finish(opts, record) {
+  try {
+    await opts.store.append(recordLine(record));
+    return { id: record.id };
+  } catch (err) {
+    const error2 = `${err instanceof Error ? err.message : String(err)}: record ${record.id} was not completed and reads as interrupted`;
+    opts.warn(`error: ${error2}`);
+    return { id: record.id, error: error2 };
+  }
+}
+async function readRecords(store, warn) {
+  const read = readJournal(await store.read());
+  for (const s of read.skipped) warn(`warning: ${store.where}: line ${s.line} is not a journal record (${s.reason}): skipped`);
+  return read;
+}
+var init_journal = __esm({
+  "src/run/journal.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_git_commit();
+    init_journal_file();
+    init_role_files();
+    init_journal_role();
+  }
+});
+
 // src/report/json-text.ts
 function renderJson(report) {
-  let text2 = rendered.get(report);
-  if (text2 === void 0) {
-    text2 = `${jsonText(report, 2)}
+  let text3 = rendered.get(report);
+  if (text3 === void 0) {
+    text3 = `${jsonText(report, 2)}
 `;
-    rendered.set(report, text2);
+    rendered.set(report, text3);
   }
-  return text2;
+  return text3;
 }
 var rendered;
 var init_json_text = __esm({
@@ -76493,15 +77035,15 @@ function withShownMessages(result) {
 }
 function shownAssertion(a) {
   const label = escapeControls(a.label);
-  const message2 = escapeControls(a.message);
+  const message3 = escapeControls(a.message);
   const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
   const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
   const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
-  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  if (label === a.label && message3 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
   return {
     ...a,
     label,
-    message: message2,
+    message: message3,
     ...expected !== void 0 && { expected },
     ...actual !== void 0 && { actual },
     ...diff !== void 0 && { diff }
@@ -76533,10 +77075,10 @@ function buildTestResult(run2) {
     (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
   );
   const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
-  const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
+  const message3 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
   return testResult(run2, {
     status,
-    message: escapeControls(message2),
+    message: escapeControls(message3),
     passed: summary2.passed,
     wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
     step_latency_ms: stepStats(ran),
@@ -76630,11 +77172,11 @@ function stepRecord(s) {
   return step3;
 }
 function messageRecord(m, atMs) {
-  const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
-  if (m.nodeId !== void 0) message2.node_id = m.nodeId;
-  if (m.messageId !== void 0) message2.message_id = m.messageId;
-  if (atMs !== void 0) message2.at_ms = round2(atMs);
-  return message2;
+  const message3 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
+  if (m.nodeId !== void 0) message3.node_id = m.nodeId;
+  if (m.messageId !== void 0) message3.message_id = m.messageId;
+  if (atMs !== void 0) message3.at_ms = round2(atMs);
+  return message3;
 }
 function idsRecord(ids) {
   const record = {};
@@ -76644,7 +77186,7 @@ function idsRecord(ids) {
   if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
   return record;
 }
-var init_build = __esm({
+var init_build2 = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
@@ -76725,7 +77267,7 @@ function idsText(ids) {
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
-    init_build();
+    init_build2();
     init_safe_text();
   }
 });
@@ -76737,10 +77279,10 @@ __export(json_exports, {
   parseReport: () => parseReport,
   renderJson: () => renderJson
 });
-function parseReport(text2, file, schema) {
+function parseReport(text3, file, schema) {
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch (error2) {
     return { ok: false, error: `${file}: not JSON: ${error2.message}` };
   }
@@ -76854,14 +77396,14 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve12(cwd, file), file }, JSON_REPORT);
-    if (!text2.ok) throw new InvalidFilesError(text2.issues);
-    const parsed = parseReport(text2.value, file, schema);
+    const text3 = await readTextFile({ abs: resolve14(cwd, file), file }, JSON_REPORT);
+    if (!text3.ok) throw new InvalidFilesError(text3.issues);
+    const parsed = parseReport(text3.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
     inputs.push({ file, report: parsed.value });
   }
@@ -76885,11 +77427,11 @@ var init_read_reports = __esm({
 });
 
 // src/core/runs/ws-payload.ts
-function messagePayload(message2) {
-  const text2 = message2.messageText;
-  if (!JSON_START.test(text2)) return void 0;
+function messagePayload(message3) {
+  const text3 = message3.messageText;
+  if (!JSON_START.test(text3)) return void 0;
   try {
-    return JSON.parse(text2);
+    return JSON.parse(text3);
   } catch {
     return void 0;
   }
@@ -76945,19 +77487,19 @@ function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
   const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
   return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+function tallyWsMessage(tally, message3, rule) {
+  const refused = tally.refused ?? (message3.statusCode !== 200 ? message3 : void 0);
+  if (message3.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message3 };
   if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message3.nodeId === rule.node;
   return next;
 }
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
   if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    const text3 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text3}`;
     return { state: "failed", message: refused, reason: reason2 };
   }
   const done = (by) => ({ state: "done", by });
@@ -76988,14 +77530,14 @@ var init_end_rules = __esm({
 });
 
 // src/core/runs/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+function parseShard(text3) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: write I/N, like 2/4 (shard 2 of 4)` };
   const index = Number(m[1]);
   const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the number of shards must be at least 1` };
   if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the shard must be between 1 and ${total}` };
   }
   return { ok: true, value: { index, total } };
 }
@@ -77065,11 +77607,11 @@ var init_runs = __esm({
 
 // src/files/snapshot-files.ts
 import { mkdir as mkdir5, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname11, join as join8 } from "node:path";
+import { basename as basename4, dirname as dirname13, join as join8 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename4(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join8(dirname11(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join8(dirname13(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat6(file.abs).then(
@@ -77077,16 +77619,16 @@ async function readSnapshotFile(file) {
     (err) => err.code !== "ENOENT"
   );
   if (!exists3) return { ok: true, value: /* @__PURE__ */ new Map() };
-  const text2 = await readTextFile(file, SNAPSHOT_FILE);
-  if (!text2.ok) return text2;
-  return parseSnapshotFile(text2.value, file.file);
+  const text3 = await readTextFile(file, SNAPSHOT_FILE);
+  if (!text3.ok) return text3;
+  return parseSnapshotFile(text3.value, file.file);
 }
 async function writeSnapshotFile(file, entries, flowFile) {
   if (entries.size === 0) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir5(dirname11(file.abs), { recursive: true });
+  await mkdir5(dirname13(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -77101,7 +77643,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -77141,7 +77683,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve13(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -77241,7 +77783,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve22) => setTimeout(() => resolve22(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve24) => setTimeout(() => resolve24(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77267,7 +77809,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2))
+      sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77279,7 +77821,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve22) => stop2 = () => resolve22(INTERRUPTED));
+          this.stopped = new Promise((resolve24) => stop2 = () => resolve24(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77307,8 +77849,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve22) => {
-              this.timer = setTimeout(() => resolve22(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve24) => {
+              this.timer = setTimeout(() => resolve24(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -77423,8 +77965,8 @@ function frameOf(inputs, flow2) {
   return frame;
 }
 function describeMessage(m) {
-  const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
-  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
+  const text3 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
+  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text3 ? `: ${text3}` : ""}`;
 }
 function wsIds(messages) {
   let connectionId;
@@ -77515,17 +78057,17 @@ var init_flow_ws = __esm({
         if (ids) result.ids = ids;
         return result;
       }
-      receive(message2) {
-        this.messages.push(message2);
+      receive(message3) {
+        this.messages.push(message3);
         this.messageAtMs.push(this.clock.now() - this.startedAt);
-        this.tally = tallyWsMessage(this.tally, message2, this.rule);
+        this.tally = tallyWsMessage(this.tally, message3, this.rule);
         this.lastAt = this.clock.now();
       }
       /** The next message, `undefined` when none came in time, the error of a dropped connection, or the run's interruption. */
       async next(session, ms2) {
         try {
-          const message2 = await session.next(wholeMs(ms2), this.options.signal);
-          return message2 === void 0 && this.deadline.interrupted ? "interrupted" : message2;
+          const message3 = await session.next(wholeMs(ms2), this.options.signal);
+          return message3 === void 0 && this.deadline.interrupted ? "interrupted" : message3;
         } catch (error2) {
           return error2 instanceof Error ? error2 : new Error(String(error2));
         }
@@ -77580,7 +78122,7 @@ async function runTests(options) {
     return result;
   };
   const results2 = new Array(runs.length);
-  const finish = (index, executions) => {
+  const finish2 = (index, executions) => {
     const run2 = runs[index];
     const stopped = signal?.aborted ? "interrupt" : "bail";
     const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
@@ -77595,8 +78137,8 @@ async function runTests(options) {
   const queue = [];
   const pending = [];
   runs.forEach((run2, index) => {
-    if (run2.skip !== void 0) return finish(index, []);
-    if (run2.error !== void 0) return finish(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
+    if (run2.skip !== void 0) return finish2(index, []);
+    if (run2.error !== void 0) return finish2(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
     pending[index] = { executions: new Array(run2.test.repeat), left: run2.test.repeat, failures: { count: 0 } };
     for (let repeat = 0; repeat < run2.test.repeat; repeat++) queue.push(index, repeat);
   });
@@ -77607,7 +78149,7 @@ async function runTests(options) {
       const repeat = queue[next++];
       const test = pending[index];
       test.executions[repeat] = await runOne(runs[index], repeat, test.failures);
-      if (--test.left === 0) finish(index, test.executions);
+      if (--test.left === 0) finish2(index, test.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
@@ -77621,7 +78163,7 @@ var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
     "use strict";
     init_flows();
-    init_build();
+    init_build2();
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
@@ -77640,7 +78182,7 @@ __export(test_session_exports, {
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -77655,7 +78197,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve14(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve16(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -77772,7 +78314,7 @@ async function preview(opts, ports) {
     }
     const head = await headState(cwd, config, opts.env);
     ports.note(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
-    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
+    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit, dirty: label === "base" ? false : head.dirty });
     const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
     const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
     const headReport = after2?.report ?? emptyReport(base.report);
@@ -77816,7 +78358,12 @@ async function runSide(s) {
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted });
+    const meta = await journalMeta(opts.cwd, opts.env, s.config, { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false });
+    const journal = { store: openJournal(opts.cwd, opts.config, tenant), command: "preview", preview: true, meta, warn: ports.note };
+    const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
+      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted }),
+      interrupted: ports.signal.aborted
+    }));
     const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
     if (failed3.length > 0) {
       const first = failed3[0];
@@ -77884,6 +78431,7 @@ var init_preview2 = __esm({
     init_role_files();
     init_open_tenant();
     init_apply2();
+    init_journal();
     init_plan2();
     init_read_reports();
     init_test_session();
@@ -77941,8 +78489,8 @@ circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8
 });
 
 // src/report/html-charts.ts
-function esc(text2) {
-  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+function esc(text3) {
+  return escapeControls(text3).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 function distributionSvg(samples, label) {
   const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
@@ -78018,8 +78566,8 @@ function stepSpans(steps) {
 function statusClass(status) {
   return /fail|error/i.test(status) ? "fail" : "pass";
 }
-function clip(text2, n) {
-  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+function clip(text3, n) {
+  return text3.length > n ? `${text3.slice(0, n - 1)}…` : text3;
 }
 var ENTITIES, W, MAX_DOTS, PAD;
 var init_html_charts = __esm({
@@ -78256,7 +78804,7 @@ __export(preview_page_exports, {
   previewHtmlFile: () => previewHtmlFile,
   writePreviewHtml: () => writePreviewHtml
 });
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 function previewHtmlFile(specs) {
   let file;
   for (const spec of specs) {
@@ -78267,7 +78815,7 @@ function previewHtmlFile(specs) {
   return { ok: true, value: file };
 }
 async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve15(cwd, file);
+  const abs = resolve17(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
   return displayPath(cwd, abs);
 }
@@ -78285,7 +78833,7 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
-import { basename as basename5, isAbsolute as isAbsolute4, relative as relative6, resolve as resolve16 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute4, relative as relative6, resolve as resolve18 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -78320,7 +78868,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve16(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve18(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -78371,7 +78919,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join9, resolve as resolve18 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join9, resolve as resolve20 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -78388,7 +78936,8 @@ async function pullRoles(opts) {
     await mkdir6(dir.abs, { recursive: true });
   }
   const ignored = globMatcher(opts.ignore);
-  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const targeted = opts.targets === void 0 || opts.targets.length === 0 ? () => true : /* @__PURE__ */ ((m) => (name) => m(name) !== void 0)(globMatcher(opts.targets));
+  const remote = withoutJournalRole(opts.remote).filter((r) => ignored(r.name) === void 0 && targeted(r.name)).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
   const nameCount = /* @__PURE__ */ new Map();
   for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
   const byId = /* @__PURE__ */ new Map();
@@ -78405,8 +78954,8 @@ async function pullRoles(opts) {
   const after2 = new Map(local.map((f) => [f.file, f]));
   const writes = [];
   for (const role of remote) {
-    const text2 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
-    const parsed = readBack(role, text2, schema);
+    const text3 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
+    const parsed = readBack(role, text3, schema);
     if (!parsed.ok) {
       result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
       continue;
@@ -78423,8 +78972,8 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve18(cwd, mine.file), text: kept });
+        const kept = mine.tenants === void 0 ? text3 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
+        writes.push({ path: resolve20(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -78439,7 +78988,7 @@ async function pullRoles(opts) {
     taken.add(fileNameKey(fileName));
     const path = insideFolder(dir.abs, fileName);
     const shown = displayPath(cwd, path);
-    writes.push({ path, text: text2 });
+    writes.push({ path, text: text3 });
     after2.set(shown, { ...parsed.file, file: shown });
     result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
   }
@@ -78447,17 +78996,17 @@ async function pullRoles(opts) {
   if (left.length > 0) {
     throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
   }
-  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
+  for (const { path, text: text3 } of writes) await writeFileAtomic(path, text3);
   for (const f of local) {
-    if (claimed.has(f)) continue;
+    if (claimed.has(f) || !targeted(f.name)) continue;
     const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
-function readBack(role, text2, schema) {
-  const parsed = parseRoleFile(text2, "pulled", schema);
+function readBack(role, text3, schema) {
+  const parsed = parseRoleFile(text3, "pulled", schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
   const none = /* @__PURE__ */ new Map();
@@ -78467,8 +79016,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve18(dir, fileName);
-  if (dirname12(path) !== resolve18(dir) || basename6(path) !== fileName) {
+  const path = resolve20(dir, fileName);
+  if (dirname14(path) !== resolve20(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -78481,6 +79030,7 @@ var init_pull = __esm({
     "use strict";
     init_errors();
     init_roles();
+    init_reserved();
     init_plan();
     init_package_root();
     init_role_files();
@@ -78567,17 +79117,17 @@ function failureItem(r) {
 function ms(s, key) {
   return s ? formatMs(s[key]) : "-";
 }
-function cell(text2) {
-  return escapeControls(text2.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+function cell(text3) {
+  return escapeControls(text3.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 }
-function code(text2) {
-  return safeText(text2).replace(/`/g, "'");
+function code(text3) {
+  return safeText(text3).replace(/`/g, "'");
 }
-function data(text2) {
-  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function data(text3) {
+  return text3.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
-function property(text2) {
-  return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
+function property(text3) {
+  return data(text3).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 var MAX_FAILURES_LISTED, MARK2;
 var init_github = __esm({
@@ -78679,8 +79229,8 @@ function passRate(side2) {
 function messageOf2(c, r) {
   return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
 }
-function code2(text2) {
-  return escapeControls(text2).replace(/`/g, "'");
+function code2(text3) {
+  return escapeControls(text3).replace(/`/g, "'");
 }
 var COMPARE_FORMATS, VERDICT_TEXT;
 var init_compare4 = __esm({
@@ -78766,8 +79316,8 @@ __export(console_exports, {
   renderSummary: () => renderSummary,
   renderTestResult: () => renderTestResult
 });
-function paint(style, code3, text2) {
-  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
+function paint(style, code3, text3) {
+  return style.color ? `\x1B[${CODES[code3]}m${text3}\x1B[0m` : text3;
 }
 function statusColor(status) {
   return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
@@ -78777,10 +79327,10 @@ function renderTestResult(r, style) {
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
   const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
   const file = safeText(r.file);
-  const message2 = escapeControls(r.message);
+  const message3 = escapeControls(r.message);
   const head = `${paint(style, statusColor(r.status), MARK3[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
   const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message3}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message3)}` : head
   ];
   if (r.status === "fail" || r.status === "error") {
     const failures2 = groupAssertions(r, "fail");
@@ -78792,7 +79342,7 @@ function renderTestResult(r, style) {
     for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
       lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
     }
-    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
+    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message3)}`);
   }
   for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
@@ -78925,22 +79475,22 @@ function renderCase({ result, repeat, outcome }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
-  const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const open5 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   const ids = idProperties(repeat);
   switch (outcome.kind) {
     case "pass":
-      if (outcome.note === void 0 && ids === "") return `${open4}/>`;
-      return `${open4}>${ids}${outcome.note === void 0 ? "" : `
-      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
+      if (outcome.note === void 0 && ids === "") return `${open5}/>`;
+      return `${open5}>${ids}${outcome.note === void 0 ? "" : `
+      <system-out>${text2(escapeControls(outcome.note))}</system-out>`}
     </testcase>`;
     case "skipped":
-      return `${open4}>${ids}
+      return `${open5}>${ids}
       <skipped message="${attr(escapeControls(outcome.message))}"/>
     </testcase>`;
     default: {
       const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open4}>${ids}
-      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
+      return `${open5}>${ids}
+      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text2(outcome.details)}</${outcome.kind}>
     </testcase>`;
     }
   }
@@ -78957,11 +79507,11 @@ ${diffText(a.diff)}`}`).join("\n");
 function diffText(diff) {
   return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
 }
-function text(value) {
+function text2(value) {
   return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 function attr(value) {
-  return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+  return text2(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
 }
 function idProperties(repeat) {
   const ids = repeat.ids;
@@ -78980,7 +79530,7 @@ var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
     init_safe_text();
-    init_build();
+    init_build2();
     init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
@@ -78993,14 +79543,14 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname13, relative as relative7, resolve as resolve19, sep as sep5 } from "node:path";
+import { dirname as dirname15, relative as relative7, resolve as resolve21, sep as sep5 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
-  const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve19(sinks.cwd, file);
+  const toFile = async (file, text3, kind, append = false) => {
+    const path = resolve21(sinks.cwd, file);
     try {
-      await mkdir7(dirname13(path), { recursive: true });
-      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
+      await mkdir7(dirname15(path), { recursive: true });
+      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text3) : text3, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
     }
@@ -79036,7 +79586,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative7(workspace, resolve19(sinks.cwd, file)).split(sep5).join("/");
+  const rebase = (file) => relative7(workspace, resolve21(sinks.cwd, file)).split(sep5).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -79494,10 +80044,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error2, message: message2 = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error2, message: message3 = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error2 != null ? error2 : new BottleneckError$1(message2));
+              this._reject(error2 != null ? error2 : new BottleneckError$1(message3));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -79633,9 +80183,9 @@ var require_light = __commonJS({
             return clearInterval(this.heartbeat);
           }
         }
-        async __publish__(message2) {
+        async __publish__(message3) {
           await this.yieldLoop();
-          return this.instance.Events.trigger("message", message2.toString());
+          return this.instance.Events.trigger("message", message3.toString());
         }
         async __disconnect__(flush) {
           await this.yieldLoop();
@@ -79643,8 +80193,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve22, reject2) {
-            return setTimeout(resolve22, t6);
+          return new this.Promise(function(resolve24, reject2) {
+            return setTimeout(resolve24, t6);
           });
         }
         computePenalty() {
@@ -79855,15 +80405,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve22, returned, task;
+          var args, cb, error2, reject2, resolve24, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve22, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve24, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve22(returned);
+                  return resolve24(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -79878,13 +80428,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve22;
-          resolve22 = reject2 = null;
+          var promise, reject2, resolve24;
+          resolve24 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve22 = _resolve;
+            resolve24 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve22, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve24, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -80146,8 +80696,8 @@ var require_light = __commonJS({
           channel_client() {
             return `b_${this.id}_${this._store.clientId}`;
           }
-          publish(message2) {
-            return this._store.__publish__(message2);
+          publish(message3) {
+            return this._store.__publish__(message3);
           }
           disconnect(flush = true) {
             return this._store.__disconnect__(flush);
@@ -80270,9 +80820,9 @@ var require_light = __commonJS({
               return this.Events.trigger("error", e);
             });
           }
-          _dropAllQueued(message2) {
+          _dropAllQueued(message3) {
             return this._queues.shiftAll(function(job2) {
-              return job2.doDrop({ message: message2 });
+              return job2.doDrop({ message: message3 });
             });
           }
           stop(options = {}) {
@@ -80285,14 +80835,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve22, reject2) => {
+              return new this.Promise((resolve24, reject2) => {
                 if (finished()) {
-                  return resolve22();
+                  return resolve24();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve22();
+                      return resolve24();
                     }
                   });
                 }
@@ -80385,9 +80935,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve22, reject2) {
+              return new this.Promise(function(resolve24, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve22)(args3);
+                  return (args3[0] != null ? reject2 : resolve24)(args3);
                 });
               });
             };
@@ -80549,22 +81099,22 @@ function toCommandProperties(annotationProperties) {
 }
 
 // node_modules/@actions/core/lib/command.js
-function issueCommand(command, properties, message2) {
-  const cmd = new Command(command, properties, message2);
+function issueCommand(command, properties, message3) {
+  const cmd = new Command(command, properties, message3);
   process.stdout.write(cmd.toString() + os.EOL);
 }
-function issue(name, message2 = "") {
-  issueCommand(name, {}, message2);
+function issue(name, message3 = "") {
+  issueCommand(name, {}, message3);
 }
 var CMD_STRING = "::";
 var Command = class {
-  constructor(command, properties, message2) {
+  constructor(command, properties, message3) {
     if (!command) {
       command = "missing.command";
     }
     this.command = command;
     this.properties = properties;
-    this.message = message2;
+    this.message = message3;
   }
   toString() {
     let cmdStr = CMD_STRING + this.command;
@@ -80600,7 +81150,7 @@ function escapeProperty(s) {
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os2 from "os";
-function issueFileCommand(command, message2) {
+function issueFileCommand(command, message3) {
   const filePath = process.env[`GITHUB_${command}`];
   if (!filePath) {
     throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -80608,7 +81158,7 @@ function issueFileCommand(command, message2) {
   if (!fs.existsSync(filePath)) {
     throw new Error(`Missing file at path: ${filePath}`);
   }
-  fs.appendFileSync(filePath, `${toCommandValue(message2)}${os2.EOL}`, {
+  fs.appendFileSync(filePath, `${toCommandValue(message3)}${os2.EOL}`, {
     encoding: "utf8"
   });
 }
@@ -80687,11 +81237,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject2) {
+  return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80707,7 +81257,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80817,8 +81367,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text2, addEOL = false) {
-    this._buffer += text2;
+  addRaw(text3, addEOL = false) {
+    this._buffer += text3;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -80914,10 +81464,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text2, level) {
+  addHeading(text3, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text2);
+    const element = this.wrap(allowedTag, text3);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -80946,9 +81496,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text2, cite) {
+  addQuote(text3, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text2, attrs);
+    const element = this.wrap("blockquote", text3, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -80959,8 +81509,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text2, href) {
-    const element = this.wrap("a", text2, { href });
+  addLink(text3, href) {
+    const element = this.wrap("a", text3, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -80986,11 +81536,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject2) {
+  return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81006,7 +81556,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81048,24 +81598,24 @@ function setOutput(name, value) {
   process.stdout.write(os4.EOL);
   issueCommand("set-output", { name }, toCommandValue(value));
 }
-function setFailed(message2) {
+function setFailed(message3) {
   process.exitCode = ExitCode2.Failure;
-  error(message2);
+  error(message3);
 }
-function debug(message2) {
-  issueCommand("debug", {}, message2);
+function debug(message3) {
+  issueCommand("debug", {}, message3);
 }
-function error(message2, properties = {}) {
-  issueCommand("error", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function error(message3, properties = {}) {
+  issueCommand("error", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function warning(message2, properties = {}) {
-  issueCommand("warning", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function warning(message3, properties = {}) {
+  issueCommand("warning", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function notice(message2, properties = {}) {
-  issueCommand("notice", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function notice(message3, properties = {}) {
+  issueCommand("notice", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function info(message2) {
-  process.stdout.write(message2 + os4.EOL);
+function info(message3) {
+  process.stdout.write(message3 + os4.EOL);
 }
 function startGroup(name) {
   issue("group", name);
@@ -81088,7 +81638,7 @@ function group(name, fn) {
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
-import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve4 } from "node:path";
 
 // action/src/toolkit.ts
 init_redact();
@@ -81105,8 +81655,8 @@ var Toolkit = class {
     this.secrets.push(value);
     for (const line of value.split(/\r?\n/)) if (line.trim() !== "") setSecret(line);
   }
-  redact(text2) {
-    return redactSecrets(text2, this.secrets);
+  redact(text3) {
+    return redactSecrets(text3, this.secrets);
   }
   /**
    * Parsed data with every string value masked (keys untouched): masking JSON as text first could
@@ -81115,13 +81665,13 @@ var Toolkit = class {
   redactValues(value) {
     return makeRedactor(this.secrets).values(value);
   }
-  info(text2) {
-    if (text2 === "") return;
-    info(this.clean(text2.endsWith("\n") ? text2.slice(0, -1) : text2));
+  info(text3) {
+    if (text3 === "") return;
+    info(this.clean(text3.endsWith("\n") ? text3.slice(0, -1) : text3));
   }
   /** Shown only when the run is re-run with debug logging (`ACTIONS_STEP_DEBUG`). */
-  debug(text2) {
-    debug(this.clean(text2));
+  debug(text3) {
+    debug(this.clean(text3));
   }
   /** `fn`'s log folded under a title the reader can open. */
   group(title, fn) {
@@ -81144,18 +81694,18 @@ var Toolkit = class {
 `);
     }
   }
-  notice(message2, at) {
-    notice(this.clean(message2), this.properties(at));
+  notice(message3, at) {
+    notice(this.clean(message3), this.properties(at));
   }
-  warning(message2, at) {
-    warning(this.clean(message2), this.properties(at));
+  warning(message3, at) {
+    warning(this.clean(message3), this.properties(at));
   }
-  error(message2, at) {
-    error(this.clean(message2), this.properties(at));
+  error(message3, at) {
+    error(this.clean(message3), this.properties(at));
   }
   /** An error annotation that also fails the step (exit code 1). */
-  setFailed(message2) {
-    setFailed(this.clean(message2));
+  setFailed(message3) {
+    setFailed(this.clean(message3));
   }
   setOutput(name, value) {
     setOutput(name, this.redact(String(value)));
@@ -81166,8 +81716,8 @@ var Toolkit = class {
     await summary.addRaw(this.clean(markdown), !markdown.endsWith("\n")).write();
     return true;
   }
-  clean(text2) {
-    return escapeStray(this.redact(text2), false);
+  clean(text3) {
+    return escapeStray(this.redact(text3), false);
   }
   properties(at) {
     return {
@@ -81183,8 +81733,8 @@ var ActionInputError = class extends Error {
 };
 
 // action/src/tenants/tenant-inputs.ts
-function parseTenantNames(text2) {
-  const names = text2.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+function parseTenantNames(text3) {
+  const names = text3.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
   for (const name of names) {
     if (/\s/.test(name)) throw new ActionInputError(`input "tenant": "${name}" is not a tenant name (one name per line)`);
   }
@@ -81210,28 +81760,31 @@ function checkTenantInputs(command, selection, promote) {
   }
   const stray = ["from", "to", "report"].filter((name) => promote[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
-  if (isSeveral(selection) && command !== "plan" && command !== "apply") {
+  if (isSeveral(selection) && !["plan", "apply", "drift"].includes(command)) {
     throw new ActionInputError(
-      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan and apply; run ${command} in a matrix of jobs, one tenant each`
+      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan, apply and drift; run ${command} in a matrix of jobs, one tenant each`
     );
   }
   return void 0;
 }
 
 // action/src/inputs.ts
-var COMMANDS = ["plan", "apply", "test", "merge", "promote", "preview"];
+var COMMANDS = ["plan", "apply", "test", "merge", "promote", "preview", "drift"];
 function readInputs(kit) {
   const githubToken = getInput("github-token");
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === getInput("command"));
-  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(getInput("command"))}"`);
+  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote, preview or drift, not "${kit.redact(getInput("command"))}"`);
   const args = splitArgs(getInput("args"));
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
-  const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
+  const workingDirectory = isAbsolute2(dir) ? dir : resolve4(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
   const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
+  const notify = getInput("notify");
+  if (notify !== "" && notify !== "issue") throw new ActionInputError(`input "notify" must be issue (or empty), not "${kit.redact(notify)}"`);
+  if (notify !== "" && command !== "drift") throw new ActionInputError(`input "notify" is for command: drift, not ${command}`);
   return {
     command,
     args,
@@ -81246,20 +81799,21 @@ function readInputs(kit) {
     htmlReport: getInput("html-report"),
     failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
     regressionThreshold: getInput("regression-threshold"),
-    base: getInput("base")
+    base: getInput("base"),
+    notify
   };
 }
-function splitArgs(text2) {
+function splitArgs(text3) {
   const words = [];
   let word;
   let quote2;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
+  for (let i = 0; i < text3.length; i++) {
+    const ch = text3[i];
     if (quote2 === "'") {
       if (ch === "'") quote2 = void 0;
       else word += ch;
-    } else if (ch === "\\" && i + 1 < text2.length && (quote2 === void 0 || /["\\$`]/.test(text2[i + 1]))) {
-      word = (word ?? "") + text2[++i];
+    } else if (ch === "\\" && i + 1 < text3.length && (quote2 === void 0 || /["\\$`]/.test(text3[i + 1]))) {
+      word = (word ?? "") + text3[++i];
     } else if (quote2 === '"') {
       if (ch === '"') quote2 = void 0;
       else word += ch;
@@ -81314,17 +81868,17 @@ function describeError(error2, verbose, commandPath) {
   if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
   if (error2 instanceof RoleflowError) return `error: ${escapeControls(error2.message)}`;
   if (isUsageError(error2)) return describeUsageError(error2, commandPath);
-  const message2 = error2 instanceof Error ? error2.message || error2.name : String(error2);
+  const message3 = error2 instanceof Error ? error2.message || error2.name : String(error2);
   if (verbose && error2 instanceof Error && error2.stack) return `error: ${error2.stack.replace(/^Error: /, "")}`;
-  return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
+  return `error: ${escapeControls(message3.split("\n")[0])} (internal error; run with --verbose for details)`;
 }
 function isUsageError(error2) {
   const name = error2?.name;
   return name === "UsageError" || error2?.clipanion !== void 0;
 }
 function describeUsageError(error2, commandPath) {
-  const message2 = error2?.message ?? String(error2);
-  const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
+  const message3 = error2?.message ?? String(error2);
+  const first = message3.split("\n")[0].trim().replace(/[.:;]$/, "");
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
@@ -81348,7 +81902,7 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // src/commands/roles/apply-saved.ts
 init_exit_codes();
@@ -81371,10 +81925,10 @@ var LiveResults = class {
   progress;
   status;
   /** The status line's text; undefined wipes it. */
-  setStatus(text2) {
-    this.status = text2;
-    if (text2 === void 0) this.progress.clear();
-    else this.progress.show(text2);
+  setStatus(text3) {
+    this.status = text3;
+    if (text3 === void 0) this.progress.clear();
+    else this.progress.show(text3);
   }
   /** `applying 3/40…` while changes are left; nothing once the last has ended. */
   count(verb, ended2, total) {
@@ -81399,10 +81953,10 @@ var LiveResults = class {
   }
   flush() {
     if (this.pending.length === 0) return;
-    const text2 = this.pending.join("\n");
+    const text3 = this.pending.join("\n");
     this.pending.length = 0;
     this.clear();
-    this.print(text2);
+    this.print(text3);
     this.redraw();
   }
 };
@@ -81432,10 +81986,10 @@ async function approveFreshPlans(command, plans, shown, flags) {
   command.io.err("Apply cancelled: nothing was changed.");
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
-async function carryOutPlan(command, plan, tenant, flags, several = false) {
+async function carryOutPlan(command, plan, tenant, flags, several2 = false) {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
   const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
-  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
+  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text3) => command.io.out(text3));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {
     live.setStatus(void 0);
@@ -81453,20 +82007,20 @@ async function carryOutPlan(command, plan, tenant, flags, several = false) {
   });
   live.finish();
   command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2, several ? plan.tenant.name : void 0);
+  const end = applyEnd2(run2, several2 ? plan.tenant.name : void 0);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
   if (end.err.length > 0) command.io.err(end.err.join("\n"));
   return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
 }
-async function printApplyJson(command, ends, several) {
+async function printApplyJson(command, ends, several2) {
   const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
   const one = (e) => JSON.parse(applyResultJson2(e.plan, e.status, e.outcomes, e.reasons));
-  if (several === void 0 && ends.length === 1) {
+  if (several2 === void 0 && ends.length === 1) {
     const e = ends[0];
     command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson2(clean, e.status, clean.outcomes, clean.reasons));
     return;
   }
-  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several2?.notAttempted ?? [] });
 }
 async function tenantTurn(command, plan, turn) {
   const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
@@ -81514,20 +82068,20 @@ async function refuseSavedTenants(command, planFile, saved, whole, checks) {
 }
 async function applySaved(command, config, planFile, plan, flags, opened) {
   const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const open4 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
-  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open4 });
-  const several = opened !== void 0;
+  const open5 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
+  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open5 });
+  const several2 = opened !== void 0;
   if ("refused" in checked) {
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan.tenant.name);
     const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several ? ` (tenant ${plan.tenant.name})` : "";
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    const where = several2 ? ` (tenant ${plan.tenant.name})` : "";
+    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several2 ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
     return ended(ExitCode.Refused, plan, "refused", [], reasons);
   }
   const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-  return carryOutPlan(command, checked.plan, checked.tenant, flags, several);
+  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several2 ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
+  return carryOutPlan(command, checked.plan, checked.tenant, flags, several2);
 }
 
 // src/commands/roles/planning.ts
@@ -81559,12 +82113,12 @@ var CommandOutput = class {
   currentRedactor;
   liveLine;
   /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text2) {
-    this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+  out(text3) {
+    this.write(this.streams.stdout, escapeStray(this.redact(text3), this.color("stdout")));
   }
   /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text2) {
-    this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+  err(text3) {
+    this.write(this.streams.stderr, escapeStray(this.redact(text3), this.color("stderr")));
   }
   /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
   outJson(value, indent = 2) {
@@ -81577,8 +82131,8 @@ var CommandOutput = class {
    * writes nothing.
    */
   outData(value, serialise) {
-    const text2 = serialise(this.redactor.values(value));
-    if (text2 !== "") this.write(this.streams.stdout, text2);
+    const text3 = serialise(this.redactor.values(value));
+    if (text3 !== "") this.write(this.streams.stdout, text3);
   }
   /**
    * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
@@ -81594,8 +82148,8 @@ var CommandOutput = class {
   showLiveLine(line) {
     this.liveLine = line;
   }
-  redact(text2) {
-    return this.redactor.text(text2);
+  redact(text3) {
+    return this.redactor.text(text3);
   }
   /** The redactor of every secret added so far. */
   get redactor() {
@@ -81617,9 +82171,9 @@ var CommandOutput = class {
       }
     }
   }
-  write(stream, text2, endLine = true) {
+  write(stream, text3, endLine = true) {
     this.liveLine?.clear();
-    stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
+    stream.write(!endLine || text3.endsWith("\n") ? text3 : `${text3}
 `);
     this.liveLine?.redraw?.();
   }
@@ -81661,7 +82215,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
     return {
       cwd: this.context.cwd,
       env: this.context.env,
-      stdout: (text2) => this.io.out(text2),
+      stdout: (text3) => this.io.out(text3),
       data: (value, render3) => this.io.outData(value, render3),
       style,
       consoleWasLive,
@@ -81780,7 +82334,7 @@ var ManyTenantsCommand = class extends TenantCommand {
 };
 
 // src/commands/roles/planning.ts
-async function freshPlanFor(command, config, selection, open4, shared) {
+async function freshPlanFor(command, config, selection, open5, shared) {
   const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
   const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
   const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
@@ -81791,7 +82345,7 @@ async function freshPlanFor(command, config, selection, open4, shared) {
     rolesDir,
     prune: selection.prune,
     allowEmptyPrune: selection.allowEmptyPrune,
-    open: open4,
+    open: open5,
     now: /* @__PURE__ */ new Date(),
     targets: selection.targets,
     roleFiles: selection.roleFiles
@@ -81922,11 +82476,11 @@ var ApplyCommand = class extends PlanningCommand {
     if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
     const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
-    const several = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
-    if (several !== void 0) return this.applyFreshTenants(config, several, flags);
+    const several2 = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
+    if (several2 !== void 0) return this.applyFreshTenants(config, several2, flags);
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
+      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
@@ -81980,15 +82534,15 @@ var ApplyCommand = class extends PlanningCommand {
    * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
    * closing line of a run over several tenants and `--json`'s document.
    */
-  async finish(ends, several) {
-    if (several !== void 0) {
+  async finish(ends, several2) {
+    if (several2 !== void 0) {
       const { tenantsApplyLine: tenantsApplyLine2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several2.notAttempted);
       const ok = ends.every((e) => e.code === ExitCode.Ok);
       if (ok && !this.json) this.io.out(line);
       else if (!ok) this.io.err(line);
     }
-    if (this.json) await printApplyJson(this, ends, several);
+    if (this.json) await printApplyJson(this, ends, several2);
     return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
   }
 };
@@ -82029,7 +82583,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -82077,7 +82631,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve6(this.context.cwd, this.dir ?? ".");
+    const dir = resolve7(this.context.cwd, this.dir ?? ".");
     const tenant = this.tenantOption();
     if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
       throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
@@ -82125,7 +82679,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/roles/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 init_errors();
 init_exit_codes();
 init_display();
@@ -82197,8 +82751,8 @@ var PlanCommand = class extends PlanningCommand {
     const format = this.json ? "json" : this.format ?? "text";
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== void 0) return this.planTenants(config, several, format);
+    const several2 = await this.severalTenants(config);
+    if (several2 !== void 0) return this.planTenants(config, several2, format);
     const show2 = (plan2, rolesDir2) => {
       if (format === "json") this.io.outDataBytes(plan2, (p, redactor) => plans.planJsonBytes(p, { redactor }));
       else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
@@ -82226,7 +82780,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, outFile), plan);
+      await savePlan2(resolve8(this.context.cwd, outFile), plan);
       const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
       const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
@@ -82288,7 +82842,7 @@ var PlanCommand = class extends PlanningCommand {
     }
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, this.outFile), planned);
+      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
@@ -82298,7 +82852,7 @@ var PlanCommand = class extends PlanningCommand {
   async notSaved(why2) {
     if (this.outFile === void 0) return;
     const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why2));
+    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why2));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -82425,7 +82979,7 @@ var import_clipanion9 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
   static usage = import_clipanion9.Command.Usage({
@@ -82482,7 +83036,7 @@ var PromoteCommand = class extends TenantAccessCommand {
   async execute() {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
     if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve17(this.context.cwd, this.outFile) === resolve17(this.context.cwd, this.report)) {
+    if (this.outFile !== void 0 && resolve19(this.context.cwd, this.outFile) === resolve19(this.context.cwd, this.report)) {
       throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
     }
     const config = await this.loadConfig();
@@ -82535,7 +83089,7 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve17(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve19(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -82758,7 +83312,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion13 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -82812,7 +83366,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve20(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve22(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -82822,7 +83376,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve20(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve22(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -82931,8 +83485,8 @@ var TestCommand = class extends ManyTenantsCommand {
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== void 0) return this.testTenants(config, several, reporters.value);
+    const several2 = await this.severalTenants(config);
+    if (several2 !== void 0) return this.testTenants(config, several2, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
@@ -82981,7 +83535,7 @@ var TestCommand = class extends ManyTenantsCommand {
     return this.testedCommit;
   }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
+  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several2) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
@@ -83026,7 +83580,7 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
+    if (written.length > 0 && (live || several2 !== void 0)) this.io.err(`${live || several2 === void 0 ? "" : `tenant ${several2}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
@@ -83127,12 +83681,12 @@ var RoleflowCli = class extends import_clipanion16.Cli {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
 };
-function withRequiredOptions(cli, command, text2) {
+function withRequiredOptions(cli, command, text3) {
   const paths = command;
   const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
-  if (path === void 0) return text2;
+  if (path === void 0) return text3;
   const { usage, required } = requiredOptionsOf(cli, path);
-  return required.length === 0 ? text2 : text2.replace(`${usage}
+  return required.length === 0 ? text3 : text3.replace(`${usage}
 `, `${usage} ${required.join(" ")}
 `);
 }
@@ -83168,9 +83722,9 @@ var VALUE_NAMES = {
   "--fail-rate": "RATE",
   "--lost-rate": "RATE"
 };
-function namePlaceholders(text2) {
-  if (!text2.includes("#0")) return text2;
-  const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+function namePlaceholders(text3) {
+  if (!text3.includes("#0")) return text3;
+  const named = text3.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
   const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
@@ -83297,10 +83851,10 @@ var LineCapture = class extends Writable {
   chunks = [];
   pending = "";
   _write(chunk, _encoding, callback) {
-    const text2 = typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    this.chunks.push(text2);
+    const text3 = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    this.chunks.push(text3);
     if (this.onLine !== void 0) {
-      const lines2 = (this.pending + text2).split("\n");
+      const lines2 = (this.pending + text3).split("\n");
       this.pending = lines2.pop() ?? "";
       for (const line of lines2) this.onLine(line);
     }
@@ -83314,7 +83868,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve21, sep as sep7 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve23, sep as sep7 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -83950,8 +84504,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject3 = val !== null && typeof val === "object";
-    const hasToJSON = isObject3 && typeof val.toJSON === "function";
+    const isObject4 = val !== null && typeof val === "object";
+    const hasToJSON = isObject4 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -84172,8 +84726,8 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context);
 };
-var JSONParseV2 = (text2, reviver) => {
-  return JSON.parse(text2, (key, value, context) => {
+var JSONParseV2 = (text3, reviver) => {
+  return JSON.parse(text3, (key, value, context) => {
     const isNumber5 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber5 && isOutOfBounds;
@@ -84231,8 +84785,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text2) => {
-  return text2.replace(
+var serializeBigInts = (text3) => {
+  return text3.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString = match[0] === '"';
@@ -84246,18 +84800,18 @@ var serializeBigInts = (text2) => {
     }
   );
 };
-var JSONParse = (text2, reviver) => {
-  if (!text2) return originalParse(text2, reviver);
+var JSONParse = (text3, reviver) => {
+  if (!text3) return originalParse(text3, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
-    const serializedData = serializeBigInts(text2);
+    if (isContextSourceSupported()) return JSONParseV2(text3, reviver);
+    const serializedData = serializeBigInts(text3);
     return originalParse(
       serializedData,
       (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text2);
+      const serializedData = serializeBigInts(text3);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -84280,8 +84834,8 @@ var RequestError = class extends Error {
    * Response object if a response was received
    */
   response;
-  constructor(message2, statusCode, options) {
-    super(message2, { cause: options.cause });
+  constructor(message3, statusCode, options) {
+    super(message3, { cause: options.cause });
     this.name = "HttpError";
     this.status = Number.parseInt(statusCode);
     if (Number.isNaN(this.status)) {
@@ -84349,22 +84903,22 @@ async function fetchWrapper(requestOptions) {
       ...requestOptions.body && { duplex: "half" }
     });
   } catch (error2) {
-    let message2 = "Unknown Error";
+    let message3 = "Unknown Error";
     if (error2 instanceof Error) {
       if (error2.name === "AbortError") {
         error2.status = 500;
         throw error2;
       }
-      message2 = error2.message;
+      message3 = error2.message;
       if (error2.name === "TypeError" && "cause" in error2) {
         if (error2.cause instanceof Error) {
-          message2 = error2.cause.message;
+          message3 = error2.cause.message;
         } else if (typeof error2.cause === "string") {
-          message2 = error2.cause;
+          message3 = error2.cause;
         }
       }
     }
-    const requestError = new RequestError(message2, 500, {
+    const requestError = new RequestError(message3, 500, {
       request: requestOptions
     });
     requestError.cause = error2;
@@ -84425,12 +84979,12 @@ async function getResponseData(response) {
   }
   const mimetype = parse3(contentType);
   if (isJSONResponse(mimetype)) {
-    let text2 = "";
+    let text3 = "";
     try {
-      text2 = await response.text();
-      return JSONParse(text2);
+      text3 = await response.text();
+      return JSONParse(text3);
     } catch (err) {
-      return text2;
+      return text3;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -85201,8 +85755,8 @@ throttling.triggersNotification = triggersNotification;
 // action/src/github.ts
 var import_undici3 = __toESM(require_undici(), 1);
 var GitHubApiError = class extends Error {
-  constructor(message2, status) {
-    super(message2);
+  constructor(message3, status) {
+    super(message3);
     this.status = status;
   }
   name = "GitHubApiError";
@@ -85284,6 +85838,39 @@ var GitHubClient = class {
       return commentOf(data2);
     });
   }
+  /**
+   * The first open issue of `repository` that `matches` (pull requests, which the API lists with
+   * issues, are left out), reading its pages (100 a page, at most 50 pages) until it is found.
+   */
+  async findOpenIssue(repository, matches) {
+    const target = { repository, issueNumber: 0 };
+    return this.call("GET", `${this.repoPath(target)}/issues`, async () => {
+      const pages = this.octokit.paginate.iterator("GET /repos/{owner}/{repo}/issues", { ...this.repo(target), state: "open", per_page: 100 });
+      let count = 0;
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError("listing issues: the answer is not a list of issues", void 0);
+        const found = page.data.find((i) => i.pull_request === void 0 && matches(issueOf(i)));
+        if (found !== void 0) return issueOf(found);
+        if (++count >= 50) return void 0;
+      }
+      return void 0;
+    });
+  }
+  async createIssue(repository, title, body) {
+    const target = { repository, issueNumber: 0 };
+    return this.call("POST", `${this.repoPath(target)}/issues`, async () => {
+      const { data: data2 } = await this.octokit.request("POST /repos/{owner}/{repo}/issues", { ...this.repo(target), title, body });
+      return issueOf(data2);
+    });
+  }
+  /** Change an issue's title, body or state (`closed` closes it). */
+  async updateIssue(repository, number, change2) {
+    const target = { repository, issueNumber: number };
+    return this.call("PATCH", `${this.repoPath(target)}/issues/${number}`, async () => {
+      const { data: data2 } = await this.octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...this.repo(target), issue_number: number, ...change2 });
+      return issueOf(data2);
+    });
+  }
   async close() {
     await this.agent.close();
   }
@@ -85305,6 +85892,9 @@ var GitHubClient = class {
     }
   }
 };
+function issueOf(data2) {
+  return { number: data2.number, title: data2.title, body: data2.body, state: data2.state, html_url: data2.html_url };
+}
 function commentOf(data2) {
   return { id: Number(data2.id), body: data2.body, html_url: data2.html_url };
 }
@@ -85321,8 +85911,8 @@ function statusOf(err) {
   return typeof e.status === "number" && e.response !== void 0 ? e.status : void 0;
 }
 function reasonOf(data2) {
-  const message2 = typeof data2 === "object" && data2 !== null ? data2.message : void 0;
-  return typeof message2 === "string" && message2 !== "" ? `: ${message2.replace(/\s+/g, " ").slice(0, 200)}` : "";
+  const message3 = typeof data2 === "object" && data2 !== null ? data2.message : void 0;
+  return typeof message3 === "string" && message3 !== "" ? `: ${message3.replace(/\s+/g, " ").slice(0, 200)}` : "";
 }
 function pathOf(url) {
   return /^https?:/i.test(url) ? new URL(url).pathname : url;
@@ -85359,11 +85949,11 @@ function markerLine(marker) {
 }
 async function upsertStickyComment(client, target, marker, body) {
   const line = markerLine(marker);
-  const text2 = body.startsWith(line) ? body : `${line}
+  const text3 = body.startsWith(line) ? body : `${line}
 ${body}`;
   const existing = await client.findComment(target, (c) => typeof c.body === "string" && c.body.trimStart().startsWith(line));
-  if (existing !== void 0) return { action: "updated", comment: await client.updateComment(target, existing.id, text2) };
-  return { action: "created", comment: await client.createComment(target, text2) };
+  if (existing !== void 0) return { action: "updated", comment: await client.updateComment(target, existing.id, text3) };
+  return { action: "created", comment: await client.createComment(target, text3) };
 }
 
 // action/src/step.ts
@@ -85397,9 +85987,9 @@ async function postComment(ctx, command, body) {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
     ctx.kit.info(`${result.action === "created" ? "Commented on" : "Updated the comment on"} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ""}`);
   } catch (err) {
-    const message2 = err instanceof Error ? err.message : String(err);
+    const message3 = err instanceof Error ? err.message : String(err);
     const hint = err instanceof GitHubApiError && (err.status === 403 || err.status === 404) ? " (the job needs `permissions: pull-requests: write`; pull requests from forks get a read-only token)" : "";
-    ctx.kit.warning(`Could not comment on pull request #${pr.issueNumber}: ${message2}${hint}. The ${command} result is unaffected.`);
+    ctx.kit.warning(`Could not comment on pull request #${pr.issueNumber}: ${message3}${hint}. The ${command} result is unaffected.`);
   } finally {
     await client.close();
   }
@@ -85416,16 +86006,16 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve21(ctx.inputs.workingDirectory, path);
+  return isAbsolute5(path) ? path : resolve23(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve21(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute5(file) ? file : resolve23(ctx.inputs.workingDirectory, file);
   const rel = relative8(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep7).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
-  return failsOn.includes(code3) || ![0, 1, 2, 3, 4].includes(code3) ? { failure: `roleflow ${command} exited with code ${code3}` } : {};
+  return failsOn.includes(code3) || ![0, 1, 2, 3, 4, 5].includes(code3) ? { failure: `roleflow ${command} exited with code ${code3}` } : {};
 }
 function quoteArg(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -85471,22 +86061,22 @@ function fitSummary(render3) {
   const maxBytes = SUMMARY_MAX_BYTES - SUMMARY_MARGIN;
   let maxChars = maxBytes;
   for (; ; ) {
-    const text2 = render3(maxChars);
-    const bytes = Buffer.byteLength(text2, "utf8");
-    if (bytes <= maxBytes || maxChars <= maxBytes / 4) return text2;
+    const text3 = render3(maxChars);
+    const bytes = Buffer.byteLength(text3, "utf8");
+    if (bytes <= maxBytes || maxChars <= maxBytes / 4) return text3;
     maxChars = Math.floor(maxChars * maxBytes / bytes) - 1;
   }
 }
-function fenced2(text2, lang = "") {
-  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
+function fenced2(text3, lang = "") {
+  const longest = Math.max(0, ...Array.from(text3.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${lang}
-${text2.replace(/\n+$/, "")}
+${text3.replace(/\n+$/, "")}
 ${fence}
 `;
 }
-function tailLines(text2, maxLines = 40, maxChars = 300) {
-  const lines2 = text2.replace(/\n+$/, "").split("\n");
+function tailLines(text3, maxLines = 40, maxChars = 300) {
+  const lines2 = text3.replace(/\n+$/, "").split("\n");
   const kept = lines2.slice(-maxLines).map((l) => l.length > maxChars ? `${l.slice(0, maxChars)}…` : l);
   return (lines2.length > maxLines ? [`… ${lines2.length - maxLines} earlier lines in the log`, ...kept] : kept).join("\n");
 }
@@ -85528,10 +86118,10 @@ async function publishApplied(ctx, run2, opts) {
   const applied = kit.redactValues(parseApplyResults(run2.stdout));
   if (applied !== void 0) {
     const { results: results2 } = applied;
-    const several = results2.length > 1 || applied.notAttempted.length > 0;
+    const several2 = results2.length > 1 || applied.notAttempted.length > 0;
     await kit.untrusted(() => {
       for (const result of results2) {
-        if (several) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
+        if (several2) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
         for (const o of result.results) kit.info(outcomeLine(o));
         if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
       }
@@ -85672,10 +86262,10 @@ ${footer}`);
   });
 }
 function parsePlan(stdout) {
-  const text2 = stdout.trim();
-  if (!text2.startsWith("{")) return void 0;
+  const text3 = stdout.trim();
+  if (!text3.startsWith("{")) return void 0;
   try {
-    const value = JSON.parse(text2);
+    const value = JSON.parse(text3);
     return value.format_version !== void 0 && Array.isArray(value.changes) && value.summary !== void 0 ? value : void 0;
   } catch {
     return void 0;
@@ -85730,6 +86320,155 @@ function documentOf(run2, redactValues2) {
 }
 function failed(ctx, run2) {
   return failureMarkdown({ heading: `### Behaviour diff — tenant ${mdCode(ctx.tenant)}`, what: "`roleflow preview`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
+}
+
+// action/src/drift-step.ts
+import { writeFileSync as writeFileSync3 } from "node:fs";
+
+// src/core/drift/classify.ts
+var DRIFT_STATUSES = ["drifted", "conflict", "created_outside", "deleted_outside", "pending", "unclassified", "in_sync"];
+var DRIFT_FOUND = /* @__PURE__ */ new Set(["drifted", "conflict", "created_outside", "deleted_outside"]);
+
+// src/core/drift/report.ts
+init_reserved();
+init_matching();
+init_record();
+
+// src/core/drift/remedy.ts
+init_display();
+
+// src/core/drift/report.ts
+function isDriftError(entry) {
+  return "error" in entry;
+}
+
+// src/core/drift/render.ts
+init_safe_text();
+init_markdown_parts();
+init_display();
+var WORDS = {
+  in_sync: { label: "in sync", sign: "=", meaning: "the tenant holds what the files say" },
+  pending: { label: "pending", sign: ">", meaning: "the files changed since roleflow last applied them; the tenant is as roleflow left it" },
+  drifted: { label: "drifted", sign: "!", meaning: "changed on the tenant since roleflow last applied it; the files are as applied" },
+  conflict: { label: "conflict", sign: "!", meaning: "changed on the tenant and in the files since roleflow last applied it" },
+  created_outside: { label: "created outside", sign: "+", meaning: "on the tenant, never applied by roleflow, and in no role file" },
+  deleted_outside: { label: "deleted outside", sign: "-", meaning: "roleflow applied it, and the tenant no longer holds it" },
+  unclassified: { label: "unclassified", sign: "?", meaning: "the files and the tenant differ; the journal has no record to tell why" }
+};
+function renderDriftText(doc) {
+  const several2 = doc.tenants.length > 1;
+  return doc.tenants.map((t6) => [...several2 ? [`=== tenant ${showName(t6.tenant)} ===`] : [], ...isDriftError(t6) ? [`Tenant ${quote(t6.tenant)} could not be asked: ${escapeControls(t6.error.message)}`] : tenantLines(t6)].join("\n")).join("\n\n");
+}
+function tenantLines(t6) {
+  const lines2 = [];
+  const last = t6.journal?.last;
+  lines2.push(
+    last === void 0 ? `Tenant ${quote(t6.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t6.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
+  );
+  for (const role of t6.roles) {
+    if (role.status === "in_sync") continue;
+    const w = WORDS[role.status];
+    lines2.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
+    lines2.push(`      ${role.remedy}`);
+  }
+  lines2.push(summaryLine2(t6));
+  return lines2;
+}
+function several(role) {
+  return (role.ids?.length ?? 0) > 1 ? ` (the tenant holds ${role.ids.length} Roles of this name)` : "";
+}
+function summaryLine2(t6) {
+  const parts = DRIFT_STATUSES.filter((s) => t6.summary[s] > 0).map((s) => `${t6.summary[s]} ${WORDS[s].label}`);
+  const hidden = t6.hidden > 0 ? `; ${plural(t6.hidden, "Role")} hidden by drift.ignore` : "";
+  return `Drift: ${parts.length === 0 ? "no Roles" : parts.join(", ")}${hidden}.`;
+}
+var MAX_ROWS = 200;
+function driftMarker(tenant) {
+  return `roleflow:drift:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+}
+function driftIssue(t6, footer = "") {
+  const marker = driftMarker(t6.tenant);
+  const found = t6.roles.filter((r) => DRIFT_FOUND.has(r.status));
+  const shown = t6.roles.filter((r) => r.status !== "in_sync");
+  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t6.tenant)}`, "", `**${mdText(summaryLine2(t6))}**`, ""];
+  if (found.length === 0) lines2.push("Nothing changed on the tenant behind roleflow's back: this issue is closed.", "");
+  if (shown.length > 0) {
+    lines2.push("| Role | status | what settles it |", "|---|---|---|");
+    for (const r of shown.slice(0, MAX_ROWS)) lines2.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy)} |`);
+    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t6.tenant)}\` lists them all.`);
+    lines2.push("");
+  }
+  lines2.push("`drifted`: changed on the tenant since roleflow applied it. `pending`: merged, not applied yet. `roleflow apply` reverts a drift; `roleflow pull --target NAME` adopts a hand edit into the files for a pull request.");
+  if (footer !== "") lines2.push("", footer);
+  return { marker, title: `roleflow drift: tenant ${escapeControls(t6.tenant)}`, body: `${lines2.join("\n")}
+`, open: found.length > 0 };
+}
+
+// action/src/drift-step.ts
+init_markdown_parts();
+async function driftStep(ctx) {
+  const { kit, inputs } = ctx;
+  const notify = inputs.notify === "issue";
+  const run2 = await roleflow(ctx, ["drift", "--json", ...notify ? ["--notify", "issue"] : []], { streamStdout: false, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "drift", run2.code, [1, 4, 5]);
+  const doc = parseDrift(run2, (value) => kit.redactValues(value));
+  if (doc === void 0) {
+    await kit.appendSummary(failureMarkdown({ heading: `### roleflow drift — tenant ${mdCode(ctx.tenant)}`, what: "`roleflow drift`", code: run2.code, stderr: kit.redact(run2.stderr) }));
+    return outcome;
+  }
+  const file = tempFileFor(ctx, "drift");
+  writeFileSync3(file, `${JSON.stringify(doc, null, 2)}
+`);
+  kit.setOutput("drift-file", file);
+  const tenants = doc.tenants.filter((t6) => !isDriftError(t6));
+  const count = (found) => tenants.reduce((n, t6) => n + t6.roles.filter((r) => found(r.status)).length, 0);
+  kit.setOutput("drifted", count((s) => DRIFT_FOUND.has(s)));
+  kit.setOutput("pending", count((s) => s === "pending"));
+  await kit.untrusted(() => kit.info(renderDriftText(doc)));
+  const footer = commentFooter(ctx, "drift");
+  const sections = doc.tenants.map((t6) => isDriftError(t6) ? `### roleflow drift — tenant ${mdCode(t6.tenant)}
+
+Could not be asked: ${mdText(t6.error.message)}
+` : driftIssue(t6).body);
+  await kit.appendSummary(fitSummary((maxChars) => sections.join("\n").slice(0, maxChars)));
+  if (notify) {
+    for (const t6 of tenants) if (t6.issue !== void 0) await notifyIssue(ctx, t6.tenant, { ...t6.issue, body: kit.redact(`${t6.issue.body}
+${footer}`) });
+  }
+  return outcome;
+}
+async function notifyIssue(ctx, tenant, issue2) {
+  const { kit } = ctx;
+  const repository = kit.env["GITHUB_REPOSITORY"];
+  if (!repository || ctx.inputs.githubToken === "") {
+    kit.warning(`No drift issue for tenant ${tenant}: ${repository ? "the github-token input is empty" : "GITHUB_REPOSITORY is not set"}.`);
+    return;
+  }
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
+  try {
+    const line = markerLine(issue2.marker);
+    const existing = await client.findOpenIssue(repository, (i) => typeof i.body === "string" && i.body.trimStart().startsWith(line));
+    if (issue2.open) {
+      const done = existing === void 0 ? await client.createIssue(repository, issue2.title, issue2.body) : await client.updateIssue(repository, existing.number, { title: issue2.title, body: issue2.body });
+      kit.info(`${existing === void 0 ? "Opened" : "Updated"} the drift issue of tenant ${tenant}: #${done.number}${done.html_url ? ` ${done.html_url}` : ""}`);
+    } else if (existing !== void 0) {
+      await client.updateIssue(repository, existing.number, { body: issue2.body, state: "closed" });
+      kit.info(`Closed the drift issue of tenant ${tenant}: #${existing.number} (nothing drifted any more)`);
+    }
+  } catch (err) {
+    const hint = err instanceof GitHubApiError && (err.status === 403 || err.status === 404) ? " (the job needs `permissions: issues: write`)" : "";
+    kit.warning(`Could not update the drift issue of tenant ${tenant}: ${err instanceof Error ? err.message : String(err)}${hint}. The drift result is unaffected.`);
+  } finally {
+    await client.close();
+  }
+}
+function parseDrift(run2, redactValues2) {
+  try {
+    const value = JSON.parse(run2.stdout);
+    return value.format_version === 1 && Array.isArray(value.tenants) ? redactValues2(value) : void 0;
+  } catch {
+    return void 0;
+  }
 }
 
 // action/src/tenants/plan-tenants.ts
@@ -85807,9 +86546,9 @@ function renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker) {
   const said = tailLines(ctx.kit.redact(`${run2.stdout}
 ${run2.stderr}`.trim()), 200, 1e3);
   const head = [...marker === void 0 ? [] : [markerLine(marker)], heading, "", ...VERDICT[status](mdCode(ctx.inputs.promote.to)), ""].join("\n");
-  const text2 = `${head}
+  const text3 = `${head}
 ${said === "" ? "" : fenced2(said, "text")}`;
-  return text2.length <= maxChars ? text2 : `${head}
+  return text3.length <= maxChars ? text3 : `${head}
 ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 }
 
@@ -85858,11 +86597,11 @@ function headOf(report, marker) {
   return lines2.join("\n");
 }
 function rowOf(r) {
-  const text2 = r.status === "pass" ? "" : whyNot(r);
-  const message2 = text2.length > MAX_MESSAGE ? `${text2.slice(0, MAX_MESSAGE)}…` : text2;
+  const text3 = r.status === "pass" ? "" : whyNot(r);
+  const message3 = text3.length > MAX_MESSAGE ? `${text3.slice(0, MAX_MESSAGE)}…` : text3;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
   const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
-  return `| ${STATUS[r.status]} | ${test} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
+  return `| ${STATUS[r.status]} | ${test} | ${mdText(message3)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {
@@ -85871,13 +86610,13 @@ function whyNot(r) {
   const more = r.repeat > 1 ? ` (${r.message})` : "";
   return `line ${first.assertion.line}: ${first.assertion.message}${more}`;
 }
-function cut(text2, max) {
-  return cutToFit(text2, max, "\n… cut to fit; the full report is in the job summary.\n");
+function cut(text3, max) {
+  return cutToFit(text3, max, "\n… cut to fit; the full report is in the job summary.\n");
 }
-function cutToFit(text2, max, notice2) {
-  if (text2.length <= max) return text2;
-  const at = text2.lastIndexOf("\n", Math.max(0, max - notice2.length));
-  return `${text2.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
+function cutToFit(text3, max, notice2) {
+  if (text3.length <= max) return text3;
+  const at = text3.lastIndexOf("\n", Math.max(0, max - notice2.length));
+  return `${text3.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
 }
 
 // action/src/test-compare.ts
@@ -86028,7 +86767,7 @@ async function run() {
       pullRequest: pullRequestOf(kit.env)
     };
     const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);

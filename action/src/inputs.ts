@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { checkTenantInputs, parseTenantNames, type PromoteInputs, type TenantSelection } from './tenants/tenant-inputs.js';
 import { ActionInputError, type Toolkit } from './toolkit.js';
 
-const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote', 'preview'] as const;
+const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote', 'preview', 'drift'] as const;
 export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The `with:` of the step, checked (see action.yml for what each means). */
@@ -33,6 +33,8 @@ export interface ActionInputs {
   regressionThreshold: string;
   /** preview: the git ref of the base Roles. '' for the pull request's base commit. */
   base: string;
+  /** drift: `issue` keeps one GitHub issue per tenant; '' notifies nobody. */
+  notify: '' | 'issue';
 }
 
 /**
@@ -43,7 +45,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
   const githubToken = core.getInput('github-token');
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === core.getInput('command'));
-  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(core.getInput('command'))}"`);
+  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote, preview or drift, not "${kit.redact(core.getInput('command'))}"`);
   const args = splitArgs(core.getInput('args'));
   const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
   const dir = core.getInput('working-directory') || '.';
@@ -51,6 +53,9 @@ export function readInputs(kit: Toolkit): ActionInputs {
   if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(core.getInput('tenant')), all: getBooleanInput('all-tenants', false, kit) };
   const promote = checkTenantInputs(command, tenants, { from: core.getInput('from'), to: core.getInput('to'), report: core.getInput('report') });
+  const notify = core.getInput('notify');
+  if (notify !== '' && notify !== 'issue') throw new ActionInputError(`input "notify" must be issue (or empty), not "${kit.redact(notify)}"`);
+  if (notify !== '' && command !== 'drift') throw new ActionInputError(`input "notify" is for command: drift, not ${command}`);
   return {
     command,
     args,
@@ -66,6 +71,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
     failOnRegression: getBooleanInput('fail-on-regression', false, kit),
     regressionThreshold: core.getInput('regression-threshold'),
     base: core.getInput('base'),
+    notify,
   };
 }
 
