@@ -57,6 +57,30 @@ export async function journalMeta(
   return { actor, commit, ref, run_url, dirty };
 }
 
+/**
+ * The journal options of an apply to `tenant` by `command`: its store as the config says, and who
+ * applies from where (`journalMeta`; `given` overrides the commit and whether it is dirty).
+ */
+export async function journalFor(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  config: Config,
+  tenant: OpenTenant,
+  command: JournalCommand,
+  warn: (line: string) => void,
+  given: { commit?: string | null; dirty?: boolean; roles?: string | undefined; rollbackOf?: string; preview?: boolean } = {},
+): Promise<JournalOptions> {
+  const { rollbackOf, preview, ...meta } = given;
+  return {
+    store: openJournal(cwd, config, tenant),
+    command,
+    meta: await journalMeta(cwd, env, config, meta),
+    warn,
+    ...(rollbackOf !== undefined && { rollbackOf }),
+    ...(preview === true && { preview }),
+  };
+}
+
 /** What a journalled apply is, besides its plan. */
 export interface JournalOptions {
   store: JournalStore;

@@ -13,7 +13,7 @@ import { loadRoleFiles, rolesDirOf } from '../files/role-files.js';
 import type { RunReport } from '../report/model.js';
 import { isEmbedded, type OpenTenant } from '../tenant/open-tenant.js';
 import { executePlan } from './apply.js';
-import { journalMeta, openJournal, withJournal } from './journal.js';
+import { journalFor, withJournal } from './journal.js';
 import { makeFreshPlan, refuseBrokenPlan } from './plan.js';
 import { readJsonReports } from './read-reports.js';
 import type { RunEvents } from './flow-tests.js';
@@ -157,8 +157,7 @@ async function runSide(s: {
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
     // Journalled like any apply, marked as preview's: the commit is the side's, whose files it applies.
-    const meta = await journalMeta(opts.cwd, opts.env, s.config, { commit: s.commit ?? null, dirty: s.label === 'head' && s.dirty !== false });
-    const journal = { store: openJournal(opts.cwd, opts.config, tenant), command: 'preview' as const, preview: true, meta, warn: ports.note };
+    const journal = await journalFor(opts.cwd, opts.env, opts.config, tenant, 'preview', ports.note, { commit: s.commit ?? null, dirty: s.label === 'head' && s.dirty !== false, preview: true });
     const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
       outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted }),
       interrupted: ports.signal.aborted,
