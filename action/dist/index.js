@@ -1403,8 +1403,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber5 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber5 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber5 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber7 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber7 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber7 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1744,7 +1744,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
+      return coerceTypes ? types.filter((t9) => COERCIBLE.has(t9) || coerceTypes === "array" && t9 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1754,9 +1754,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t6 of coerceTo) {
-        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t6);
+      for (const t9 of coerceTo) {
+        if (COERCIBLE.has(t9) || t9 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t9);
         }
       }
       gen.else();
@@ -1766,8 +1766,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t6) {
-        switch (t6) {
+      function coerceSpecificType(t9) {
+        switch (t9) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1839,8 +1839,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t6 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
+      for (const t9 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t9, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2755,9 +2755,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t6) => {
-        if (!includesType(it.dataTypes, t6)) {
-          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t9) => {
+        if (!includesType(it.dataTypes, t9)) {
+          strictTypesError(it, `type "${t9}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2773,7 +2773,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
+          if (type.length && !type.some((t9) => hasApplicableType(ts, t9))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2782,15 +2782,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t6) {
-      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
+    function includesType(ts, t9) {
+      return ts.includes(t9) || t9 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t6 of it.dataTypes) {
-        if (includesType(withTypes, t6))
-          ts.push(t6);
-        else if (withTypes.includes("integer") && t6 === "number")
+      for (const t9 of it.dataTypes) {
+        if (includesType(withTypes, t9))
+          ts.push(t9);
+        else if (withTypes.includes("integer") && t9 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3186,7 +3186,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve24.call(this, root, ref2);
+      let _sch = resolve25.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3213,7 +3213,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve24(root, ref2) {
+    function resolve25(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4077,7 +4077,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve24(baseURI, relativeURI, options) {
+    function resolve25(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4468,7 +4468,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve24,
+      resolve: resolve25,
       resolveComponent,
       equal,
       serialize,
@@ -4854,7 +4854,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t9) => addRule.call(this, k, definition, t9)));
         return this;
       }
       getKeyword(keyword) {
@@ -5053,7 +5053,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t9 }) => t9 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5601,7 +5601,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t9) => t9 === "object" || t9 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -8040,13 +8040,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t6) => t6.tag === tagName);
-        const tagObj = match.find((t6) => !t6.format) ?? match[0];
+        const match = tags.filter((t9) => t9.tag === tagName);
+        const tagObj = match.find((t9) => !t9.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t6) => t6.identify?.(value) && !t6.format);
+      return tags.find((t9) => t9.identify?.(value) && !t9.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8673,10 +8673,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t6 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t6);
+        const t9 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t9);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t6}`);
+          throw new Error(`Unsupported default string type ${t9}`);
       }
       return res;
     }
@@ -8736,24 +8736,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t6) => t6.tag === item.tag);
+        const match = tags.filter((t9) => t9.tag === item.tag);
         if (match.length > 0)
-          return match.find((t6) => t6.format === item.format) ?? match[0];
+          return match.find((t9) => t9.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t6) => t6.identify?.(obj));
+        let match = tags.filter((t9) => t9.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t6) => t6.test);
+          const testMatch = match.filter((t9) => t9.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
+        tagObj = match.find((t9) => t9.format === item.format) ?? match.find((t9) => !t9.format);
       } else {
         obj = item;
-        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
+        tagObj = tags.find((t9) => t9.nodeClass && obj instanceof t9.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -11682,7 +11682,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
+      let tag = ctx.schema.tags.find((t9) => t9.tag === tagName && t9.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -15145,7 +15145,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t9) => JSON.stringify(t9)).join(", ")}`;
   let message3;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15469,7 +15469,7 @@ function parseConfig(text3, file, schema) {
   const defaultTenant = raw.default_tenant;
   const issues = [
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t9]) => [...varNameIssues(t9.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t9)])
   ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -15485,7 +15485,7 @@ function parseConfig(text3, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t9]) => [name, tenantConfig(t9)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15536,16 +15536,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t6) {
+function tenantIssues(name, t9) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t6.timeout !== void 0) {
-    const timeout = parseDuration(t6.timeout);
+  if (t9.timeout !== void 0) {
+    const timeout = parseDuration(t9.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t6[key];
+    const raw = t9[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15559,18 +15559,18 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t6) {
-  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
+function tenantConfig(t9) {
+  const timeout = t9.timeout === void 0 ? void 0 : parseDuration(t9.timeout);
   return {
-    baseUrl: t6.base_url.replace(/\/+$/, ""),
-    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
-    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t6.ws_auth ?? "header",
+    baseUrl: t9.base_url.replace(/\/+$/, ""),
+    ...t9.ws_url === void 0 ? {} : { wsUrl: t9.ws_url },
+    tokenEnv: t9.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t9.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t6.retries ?? 4,
-    api: t6.api ?? {},
-    ...t6.vars === void 0 ? {} : { vars: t6.vars },
-    ...t6.preview === true && { preview: true }
+    retries: t9.retries ?? 4,
+    api: t9.api ?? {},
+    ...t9.vars === void 0 ? {} : { vars: t9.vars },
+    ...t9.preview === true && { preview: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -18415,14 +18415,14 @@ var require_request = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText2);
         } catch (err) {
           this.abort(err);
         }
@@ -18446,12 +18446,12 @@ var require_request = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText2 = "") {
         this.onFinally();
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
@@ -18868,9 +18868,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve25, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve25(data2);
             });
           });
         }
@@ -18908,9 +18908,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve25, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve24(data2);
+              return err2 ? reject2(err2) : resolve25(data2);
             });
           });
         }
@@ -21212,9 +21212,9 @@ var require_util3 = __commonJS({
     function isErrorLike(object) {
       return object instanceof Error || (object?.constructor?.name === "Error" || object?.constructor?.name === "DOMException");
     }
-    function isValidReasonPhrase(statusText) {
-      for (let i = 0; i < statusText.length; ++i) {
-        const c = statusText.charCodeAt(i);
+    function isValidReasonPhrase(statusText2) {
+      for (let i = 0; i < statusText2.length; ++i) {
+        const c = statusText2.charCodeAt(i);
         if (!(c === 9 || // HTAB
         c >= 32 && c <= 126 || // SP / VCHAR
         c >= 128 && c <= 255)) {
@@ -22416,8 +22416,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve25, reject2) => {
+        res = resolve25;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23138,7 +23138,7 @@ var require_client_h1 = __commonJS({
        * @param {Buffer} head
        */
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText: statusText2 } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
         assert(!socket.destroyed);
@@ -23163,7 +23163,7 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText2);
         } catch (err) {
           util.errorRequest(client, request2, err);
           util.destroy(socket, err);
@@ -23177,7 +23177,7 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client, socket, headers, statusText: statusText2 } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -23242,7 +23242,7 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -23843,12 +23843,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve25, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve25;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24732,12 +24732,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve25, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve25;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25054,16 +25054,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve25) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve25;
           } else {
-            resolve24(null);
+            resolve25(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve25) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25076,7 +25076,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve25(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25483,8 +25483,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          return new Promise((resolve25) => {
+            this[kClosedResolve] = resolve25;
           });
         }
       }
@@ -25679,9 +25679,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t9 = b;
         b = a % b;
-        a = t6;
+        a = t9;
       }
       return a;
     }
@@ -26606,7 +26606,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve25, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26616,7 +26616,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve25(socket2);
             }
           });
         });
@@ -26626,14 +26626,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve25, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve25();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26642,14 +26642,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve24();
+            resolve25();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve25, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26657,7 +26657,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve25();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26700,8 +26700,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve24, reject2) => {
-                      finalSocket.once("secureConnect", resolve24);
+                    await new Promise((resolve25, reject2) => {
+                      finalSocket.once("secureConnect", resolve25);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27834,7 +27834,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27848,11 +27848,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve24(null);
+                resolve25(null);
               }
             });
           } else {
-            this.on("close", resolve24);
+            this.on("close", resolve25);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27880,7 +27880,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve25, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27895,7 +27895,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve25,
               reject: reject2,
               length: 0,
               body: []
@@ -27969,18 +27969,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve25, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length, encoding));
+          resolve25(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve25(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve25(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve25(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve25(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28170,9 +28170,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -28384,9 +28384,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -28674,9 +28674,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -28769,9 +28769,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -30045,7 +30045,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile5, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname16, resolve: resolve24 } = __require("node:path");
+    var { dirname: dirname16, resolve: resolve25 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30246,7 +30246,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile5(resolve24(path), "utf8");
+          const data2 = await readFile5(resolve25(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30275,7 +30275,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve24(path);
+        const resolvedPath = resolve25(path);
         await mkdir8(dirname16(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -33832,13 +33832,13 @@ var require_cache2 = __commonJS({
       return headers;
     }
     function revalidationTargetMatchesCacheKey(cacheKey, context) {
-      const history = context?.history;
-      if (!Array.isArray(history) || history.length === 0) {
+      const history2 = context?.history;
+      if (!Array.isArray(history2) || history2.length === 0) {
         return true;
       }
       try {
         const cachedUrl = new URL(cacheKey.path, cacheKey.origin);
-        const responseUrl = history[history.length - 1];
+        const responseUrl = history2[history2.length - 1];
         return responseUrl.origin === cachedUrl.origin && responseUrl.pathname === cachedUrl.pathname && responseUrl.search === cachedUrl.search;
       } catch {
         return false;
@@ -38154,13 +38154,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status, statusText, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status, statusText, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -38255,7 +38255,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve25, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38282,7 +38282,7 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status, rawHeaders, resume, statusText) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
               if (status < 200) {
                 return false;
               }
@@ -38343,9 +38343,9 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve25({
                 status,
-                statusText,
+                statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
@@ -38396,7 +38396,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve24({
+              resolve25({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38420,7 +38420,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve24({
+              resolve25({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42791,7 +42791,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43215,7 +43215,7 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
+  const list2 = (file.tenants ?? []).map((t9) => showName(t9)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
 function membershipNotes(excluded, remote, tenant, plan) {
@@ -43249,7 +43249,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t9) => quote(t9)).join(", ")})` });
     });
   }
   return warnings;
@@ -43339,7 +43339,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47219,8 +47219,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve24, reject2) => {
-          const waiter = { resolve: resolve24, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve25, reject2) => {
+          const waiter = { resolve: resolve25, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47325,7 +47325,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve25, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message3, code3, status = "error") => {
@@ -47351,7 +47351,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve24(new Session(socket, shown, secrets));
+      resolve25(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47592,10 +47592,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t6 = a;
-    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
-    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
-    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
+    let t9 = a;
+    t9 = Math.imul(t9 ^ t9 >>> 15, t9 | 1);
+    t9 ^= t9 + Math.imul(t9 ^ t9 >>> 7, t9 | 61);
+    return ((t9 ^ t9 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47921,7 +47921,7 @@ function render2(template, inputs) {
     if (template === "${*}") return { ...inputs };
     return template.replace(/\$\{([^}]*)\}/g, (_, name) => Object.hasOwn(inputs, name) ? inputs[name] : "");
   }
-  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs));
+  if (Array.isArray(template)) return template.map((t9) => render2(t9, inputs));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs)]));
   }
@@ -48723,7 +48723,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve24) => server.close(() => resolve24()));
+      const closed = new Promise((resolve25) => server.close(() => resolve25()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48762,12 +48762,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve25, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve24(server.address()));
+    server.listen(port, host, () => resolve25(server.address()));
   });
 }
 function displayHost(host) {
@@ -48875,16 +48875,16 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-function targetOf(name, t6) {
+function targetOf(name, t9) {
   return {
     name,
-    baseUrl: t6.baseUrl,
-    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
-    wsAuth: t6.wsAuth ?? "header",
-    api: t6.api ?? {},
-    timeoutMs: t6.timeoutMs ?? 3e4,
-    retries: t6.retries ?? 4,
-    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
+    baseUrl: t9.baseUrl,
+    ...t9.wsUrl === void 0 ? {} : { wsUrl: t9.wsUrl },
+    wsAuth: t9.wsAuth ?? "header",
+    api: t9.api ?? {},
+    timeoutMs: t9.timeoutMs ?? 3e4,
+    retries: t9.retries ?? 4,
+    ...t9.tokenEnv === void 0 ? {} : { tokenEnv: t9.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -52434,14 +52434,14 @@ var require_request3 = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText2);
         } catch (err) {
           this.abort(err);
         }
@@ -52462,12 +52462,12 @@ var require_request3 = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText2 = "") {
         this.onFinally();
         assert(!this.aborted);
         assert(!this.completed);
         if (statusCode !== null) {
-          this.#publishUpgradeHeaders(statusCode, headers, statusText);
+          this.#publishUpgradeHeaders(statusCode, headers, statusText2);
         }
         const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
@@ -52484,11 +52484,11 @@ var require_request3 = __commonJS({
        * @param {(headers: import('node:http2').IncomingHttpHeaders) => Buffer[]} parseHeaders
        * @param {string} [statusText]
        */
-      onUpgradeResponse(statusCode, headers, parseHeaders, statusText = "") {
+      onUpgradeResponse(statusCode, headers, parseHeaders, statusText2 = "") {
         assert(!this.aborted);
         assert(this.completed);
         if (channels.headers.hasSubscribers) {
-          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText);
+          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText2);
         }
         this.#publishUpgradeTrailers();
       }
@@ -52507,9 +52507,9 @@ var require_request3 = __commonJS({
        * @param {Buffer[]} headers
        * @param {string} statusText
        */
-      #publishUpgradeHeaders(statusCode, headers, statusText) {
+      #publishUpgradeHeaders(statusCode, headers, statusText2) {
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
       }
       #publishUpgradeTrailers() {
@@ -52756,9 +52756,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve25, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve25(data2);
             });
           });
         }
@@ -52796,12 +52796,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve25, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve24(data2);
+              ) : resolve25(data2);
             });
           });
         }
@@ -54737,9 +54737,9 @@ var require_util9 = __commonJS({
     function isErrorLike(object) {
       return object instanceof Error || (object?.constructor?.name === "Error" || object?.constructor?.name === "DOMException");
     }
-    function isValidReasonPhrase(statusText) {
-      for (let i = 0; i < statusText.length; ++i) {
-        const c = statusText.charCodeAt(i);
+    function isValidReasonPhrase(statusText2) {
+      for (let i = 0; i < statusText2.length; ++i) {
+        const c = statusText2.charCodeAt(i);
         if (!(c === 9 || // HTAB
         c >= 32 && c <= 126 || // SP / VCHAR
         c >= 128 && c <= 255)) {
@@ -55068,8 +55068,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve25, reject2) => {
+        res = resolve25;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55562,12 +55562,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t6 = options.type;
+        const t9 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t6,
+          type: t9,
           lastModified: d
         };
       }
@@ -56666,7 +56666,7 @@ var require_client_h12 = __commonJS({
         }
       }
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText: statusText2 } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
         assert(!socket.destroyed);
@@ -56691,7 +56691,7 @@ var require_client_h12 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText2);
         } catch (error2) {
           util.errorRequest(client, request2, error2);
           util.destroy(socket, error2);
@@ -56699,7 +56699,7 @@ var require_client_h12 = __commonJS({
         client[kResume]();
       }
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client, socket, headers, statusText: statusText2 } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -56764,7 +56764,7 @@ var require_client_h12 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -57320,12 +57320,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve25, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve25;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57995,12 +57995,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve25, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve25;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58095,7 +58095,7 @@ var require_redirect_handler2 = __commonJS({
       onError(error2) {
         this.handler.onError(error2);
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           if (this.request) {
@@ -58109,7 +58109,7 @@ var require_redirect_handler2 = __commonJS({
           this.history.push(new URL(this.opts.path, this.opts.origin));
         }
         if (!this.location) {
-          return this.handler.onHeaders(statusCode, headers, resume, statusText);
+          return this.handler.onHeaders(statusCode, headers, resume, statusText2);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
         const path = search ? `${pathname}${search}` : pathname;
@@ -58479,16 +58479,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve25) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve25;
           } else {
-            resolve24(null);
+            resolve25(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve25) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58499,7 +58499,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve25(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58550,7 +58550,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve25, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58562,7 +58562,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve25(socket2);
             }
           });
         });
@@ -58898,8 +58898,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          await new Promise((resolve25) => {
+            this[kClosedResolve] = resolve25;
           });
         }
       }
@@ -59079,9 +59079,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t9 = b;
         b = a % b;
-        a = t6;
+        a = t9;
       }
       return a;
     }
@@ -60168,7 +60168,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve24, reject2) => {
+        return await new Promise((resolve25, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60181,7 +60181,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve24(null);
+              resolve25(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60200,7 +60200,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve25, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60217,7 +60217,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve25,
               reject: reject2,
               length: 0,
               body: []
@@ -60287,18 +60287,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve25, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length));
+          resolve25(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length)));
+          resolve25(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve25(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve25(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve25(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60555,9 +60555,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -60780,9 +60780,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -61067,9 +61067,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -61161,9 +61161,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve25, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve25(data2);
           });
         });
       }
@@ -64923,13 +64923,13 @@ var require_fetch2 = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status, statusText, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status, statusText, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -65026,7 +65026,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve25, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65053,7 +65053,7 @@ var require_fetch2 = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status, rawHeaders, resume, statusText) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
               if (status < 200) {
                 return;
               }
@@ -65102,9 +65102,9 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve25({
                 status,
-                statusText,
+                statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
@@ -65145,7 +65145,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve24({
+              resolve25({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68886,8 +68886,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve24) => {
-        setTimeout(resolve24, ms2).unref();
+      return new Promise((resolve25) => {
+        setTimeout(resolve25, ms2).unref();
       });
     }
     module.exports = {
@@ -69861,8 +69861,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t6 = 0; t6 <= 24; ++t6)
-      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
+    for (let t9 = 0; t9 <= 24; ++t9)
+      richLine[richLine.length - t9] = `\x1B[38;5;${232 + t9}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70085,7 +70085,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isEnum3(enumSpec) {
+    function isEnum4(enumSpec) {
       const valuesArray = Array.isArray(enumSpec) ? enumSpec : Object.values(enumSpec);
       const isAlphaNum = valuesArray.every((item) => typeof item === "string" || typeof item === "number");
       const values = new Set(valuesArray);
@@ -70134,7 +70134,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber5() {
+    function isNumber7() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -70251,8 +70251,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t9 = 0, T = value.length; t9 < T; ++t9) {
+            valid = spec(value[t9], Object.assign(Object.assign({}, state), { p: computeKey(state, t9), coercion: makeCoercionFn(value, t9) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70276,7 +70276,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t9) => val !== originalValues[t9]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70317,7 +70317,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t9) => val[0] !== originalValues[t9][0] || val[1] !== originalValues[t9][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70371,8 +70371,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
-            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t9 = 0, T = value.length; t9 < T && t9 < spec.length; ++t9) {
+            valid = spec[t9](value[t9], Object.assign(Object.assign({}, state), { p: computeKey(state, t9), coercion: makeCoercionFn(value, t9) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70401,8 +70401,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
-            const key = keys[t6];
+          for (let t9 = 0, T = keys.length; t9 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t9) {
+            const key = keys[t9];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70479,11 +70479,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
+        for (let t9 = 0, T = specs.length; t9 < T; ++t9) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
-            matches.push([`#${t6 + 1}`, subCoercions]);
+          if (specs[t9](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t9 + 1}` }))) {
+            matches.push([`#${t9 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70609,8 +70609,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            const sub = value[t6];
+          for (let t9 = 0, T = value.length; t9 < T; ++t9) {
+            const sub = value[t9];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -70643,7 +70643,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isAtLeast(n) {
+    function isAtLeast2(n) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= n))
@@ -70661,7 +70661,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange5(a, b) {
+    function isInInclusiveRange6(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -70679,7 +70679,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger5({ unsafe = false } = {}) {
+    function isInteger7({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -70767,7 +70767,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade5(spec, ...followups) {
+    function cascade7(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -70803,7 +70803,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade5(spec, resolvedFollowups);
+      return cascade7(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -70935,7 +70935,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade5;
+    exports.cascade = cascade7;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -70947,26 +70947,26 @@ var require_lib = __commonJS({
     exports.hasRequiredKeys = hasRequiredKeys;
     exports.hasUniqueItems = hasUniqueItems;
     exports.isArray = isArray;
-    exports.isAtLeast = isAtLeast;
+    exports.isAtLeast = isAtLeast2;
     exports.isAtMost = isAtMost;
     exports.isBase64 = isBase64;
     exports.isBoolean = isBoolean;
     exports.isDate = isDate;
     exports.isDict = isDict;
-    exports.isEnum = isEnum3;
+    exports.isEnum = isEnum4;
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
-    exports.isInInclusiveRange = isInInclusiveRange5;
+    exports.isInInclusiveRange = isInInclusiveRange6;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger5;
+    exports.isInteger = isInteger7;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber5;
+    exports.isNumber = isNumber7;
     exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
@@ -71012,7 +71012,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command15 = class {
+    var Command19 = class {
       constructor() {
         this.help = false;
       }
@@ -71032,12 +71032,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade5 = commandClass.schema;
-        if (Array.isArray(cascade5)) {
+        const cascade7 = commandClass.schema;
+        if (Array.isArray(cascade7)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade5);
+          const schema = applyCascade(isDict(isUnknown()), cascade7);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -71046,7 +71046,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade5 != null) {
+        } else if (cascade7 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -71057,9 +71057,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command15.isOption = advanced_options_utils.isOptionSymbol;
-    Command15.Default = [];
-    exports.Command = Command15;
+    Command19.isOption = advanced_options_utils.isOptionSymbol;
+    Command19.Default = [];
+    exports.Command = Command19;
   }
 });
 
@@ -71097,9 +71097,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t6 = 0; t6 < input.nodes.length; ++t6)
-          if (!isTerminalNode(t6))
-            output.nodes.push(cloneNode(input.nodes[t6], offset));
+        for (let t9 = 0; t9 < input.nodes.length; ++t9)
+          if (!isTerminalNode(t9))
+            output.nodes.push(cloneNode(input.nodes[t9], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71152,8 +71152,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
-          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
+        for (let t9 = 0; t9 < machine.nodes.length; ++t9) {
+          debug2(`${prefix}  ${t9}: ${JSON.stringify(machine.nodes[t9])}`);
         }
       }
     }
@@ -71172,8 +71172,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t6 = 0; t6 < tokens.length; ++t6) {
-        const segment = tokens[t6];
+      for (let t9 = 0; t9 < tokens.length; ++t9) {
+        const segment = tokens[t9];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71185,7 +71185,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t9 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71602,7 +71602,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t6 = 0; t6 < required; ++t6)
+        for (let t9 = 0; t9 < required; ++t9)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71633,8 +71633,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t6 = 0; t6 < arity; ++t6)
-              args.push(` #${t6}`);
+            for (let t9 = 0; t9 < arity; ++t9)
+              args.push(` #${t9}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71671,9 +71671,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t6 = 0; t6 < path.length; ++t6) {
+          for (let t9 = 0; t9 < path.length; ++t9) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t9], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71686,11 +71686,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
+          for (let t9 = 0; t9 < this.arity.leading.length; ++t9) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t9 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t9 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71707,9 +71707,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
+              for (let t9 = 0; t9 < this.arity.extra.length; ++t9) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t6 > 0)
+                if (!this.arity.proxy || t9 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71721,11 +71721,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
+          for (let t9 = 0; t9 < this.arity.trailing.length; ++t9) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t6 + 1 < this.arity.trailing.length)
+            if (t9 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71759,7 +71759,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t6 = 0; t6 < option.arity; ++t6) {
+            for (let t9 = 0; t9 < option.arity; ++t9) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -72806,14 +72806,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve24) => {
+  return new Promise((resolve25) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish2 = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve24(answer);
+      resolve25(answer);
     };
     rl.once("line", (line) => finish2(line.trim() === "yes"));
     rl.once("SIGINT", () => finish2(false));
@@ -72925,27 +72925,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve24, arguments_) => {
+  const run2 = async (function_, resolve25, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve24(result);
+    resolve25(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve24, reject2, arguments_) => {
+  const enqueue = (function_, resolve25, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve24, arguments_));
+    }).then(run2.bind(void 0, function_, resolve25, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve24, reject2) => {
-    enqueue(function_, resolve24, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve25, reject2) => {
+    enqueue(function_, resolve25, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -73165,171 +73165,534 @@ var init_apply_session = __esm({
   }
 });
 
-// src/core/tenants/select.ts
-var select_exports = {};
-__export(select_exports, {
-  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
-  selectTenants: () => selectTenants
-});
-function selectTenants(config, flags) {
-  const known = [LOCAL, ...Object.keys(config.tenants)];
-  for (const name of flags.named) {
-    if (name === LOCAL || configuredTenant(config, name) !== void 0) continue;
-    const guess = closest(name, known);
-    throw new RoleflowError(
-      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
-      "config"
-    );
+// src/core/history/record.ts
+function roleSha(role) {
+  return sha256(JSON.stringify([role.name, role.description, role.content]));
+}
+function changeOutcome(status) {
+  switch (status) {
+    case "created":
+    case "updated":
+    case "deleted":
+      return "done";
+    case "unknown":
+      return "unknown";
+    case "not_started":
+      return "not_started";
+    case "failed":
+    case "skipped":
+      return "failed";
   }
-  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
-  const names = [.../* @__PURE__ */ new Set([...flags.named, ...configured])];
-  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
-  return names;
 }
-function savedPlanUnknownTenant(planFile, names, config) {
-  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
-  if (gone === void 0) return void 0;
-  const known = ["local", ...Object.keys(config.tenants)].join(", ");
-  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
+function recordId(at, random) {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
 }
-var LOCAL;
-var init_select = __esm({
-  "src/core/tenants/select.ts"() {
+function historyFileName(tenant) {
+  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
+}
+var HISTORY_FORMAT_VERSION;
+var init_record = __esm({
+  "src/core/history/record.ts"() {
     "use strict";
-    init_config();
+    init_hash();
+    init_reserved();
+    HISTORY_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/history/journal-text.ts
+function readJournal(text3) {
+  const byId = /* @__PURE__ */ new Map();
+  const skipped2 = [];
+  text3.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const parsed = parseLine(line);
+    if (typeof parsed === "string") {
+      skipped2.push({ line: index + 1, reason: parsed });
+      return;
+    }
+    const earlier = byId.get(parsed.id);
+    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
+  });
+  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
+  return { records, skipped: skipped2 };
+}
+function recordLine(record) {
+  return `${JSON.stringify(record)}
+`;
+}
+function trimJournal(text3, keep, maxBytes) {
+  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
+  const order = [];
+  const linesOf = /* @__PURE__ */ new Map();
+  for (const line of lines2) {
+    const id = idOf(line);
+    if (!linesOf.has(id)) {
+      order.push(id);
+      linesOf.set(id, []);
+    }
+    linesOf.get(id).push(line);
+  }
+  let kept = order.slice(Math.max(0, order.length - keep));
+  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
+  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
+  if (kept.length === 0 && order.length > 0) return void 0;
+  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
+`).join("");
+}
+function idOf(line) {
+  try {
+    const id = JSON.parse(line).id;
+    return typeof id === "string" ? id : `\0${line}`;
+  } catch {
+    return `\0${line}`;
+  }
+}
+function mergeLines(earlier, later) {
+  const merged = { ...earlier, ...later, time: earlier.time };
+  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
+  return merged;
+}
+function parseLine(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not JSON (a line cut short?)";
+  }
+  if (!isObject2(value)) return "not a JSON object";
+  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
+  const id = value["id"];
+  const status = value["status"];
+  if (typeof id !== "string" || id === "") return "no id";
+  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
+  const changes = value["changes"];
+  if (!Array.isArray(changes)) return "no changes list";
+  const record = {
+    format_version: HISTORY_FORMAT_VERSION,
+    id,
+    time: text(value["time"]) ?? "",
+    actor: text(value["actor"]) ?? "",
+    commit: text(value["commit"]) ?? null,
+    ref: text(value["ref"]) ?? null,
+    run_url: text(value["run_url"]) ?? null,
+    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
+    tenant: text(value["tenant"]) ?? "",
+    plan_digest: text(value["plan_digest"]) ?? "",
+    status,
+    changes: changes.flatMap((c) => {
+      const change2 = changeOf(c);
+      return change2 === void 0 ? [] : [change2];
+    })
+  };
+  const finished = text(value["finished_at"]);
+  if (finished !== void 0) record.finished_at = finished;
+  const state = stringMap(value["state"]);
+  if (state !== void 0) record.state = state;
+  const content = contentMap(value["before_content"]);
+  if (content !== void 0) record.before_content = content;
+  const rollback = text(value["rollback_of"]);
+  if (rollback !== void 0) record.rollback_of = rollback;
+  if (value["preview"] === true) record.preview = true;
+  if (value["dirty"] === true) record.dirty = true;
+  return record;
+}
+function changeOf(value) {
+  if (!isObject2(value)) return void 0;
+  const action = ACTIONS.find((a) => a === value["action"]);
+  const name = text(value["name"]);
+  const outcome = OUTCOMES.find((o) => o === value["outcome"]);
+  if (action === void 0 || name === void 0 || outcome === void 0) return void 0;
+  const change2 = { action, name, outcome };
+  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
+    const v = text(value[key]);
+    if (v !== void 0) change2[key] = v;
+  }
+  return change2;
+}
+function stringMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
+  return map;
+}
+function contentMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!isObject2(v)) continue;
+    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
+    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
+  }
+  return map;
+}
+function defineOwn(map, key, value) {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function text(value) {
+  return typeof value === "string" ? value : void 0;
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
+var init_journal_text = __esm({
+  "src/core/history/journal-text.ts"() {
+    "use strict";
+    init_role_file();
+    init_record();
+    STATUSES = ["started", "completed", "failed", "interrupted"];
+    OUTCOMES = ["done", "failed", "unknown", "not_started"];
+    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
+    ACTIONS = ["create", "update", "delete"];
+  }
+});
+
+// src/core/history/build.ts
+function startedRecord(draft) {
+  const { meta } = draft;
+  const content = beforeContent(draft.plan.changes, draft.previous);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    id: draft.id,
+    time: draft.time,
+    actor: meta.actor,
+    commit: meta.commit,
+    ref: meta.ref,
+    run_url: meta.run_url,
+    command: draft.command,
+    tenant: draft.plan.tenant.name,
+    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
+    status: "started",
+    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
+    ...Object.keys(content).length > 0 && { before_content: content },
+    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
+    ...draft.preview === true && { preview: true },
+    ...meta.dirty && { dirty: true }
+  };
+}
+function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
+  const { before_content: _kept, ...started } = startedRecord(draft);
+  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
+  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
+  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
+}
+function stateAfter(draft, changes) {
+  const { plan } = draft;
+  const targets = plan.options.targets === void 0 ? void 0 : globMatcher(plan.options.targets);
+  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
+  const ignored = globMatcher(plan.options.ignore);
+  const notManaged = /* @__PURE__ */ new Set([...plan.unmanaged.map((u) => u.id), ...plan.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
+  for (const role of draft.remote) {
+    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
+    if (targets !== void 0 && targets(role.name) === void 0) continue;
+    state.set(role.name, roleSha(role));
+  }
+  plan.changes.forEach((change2, i) => {
+    const done = changes[i]?.outcome === "done";
+    if (change2.action === "create") {
+      if (done) state.set(change2.name, roleSha(change2.after));
+      else state.delete(change2.name);
+    } else if (change2.action === "update") {
+      if (done) {
+        state.delete(change2.before.name);
+        state.set(change2.name, roleSha(change2.after));
+      } else state.set(change2.before.name, roleSha(change2.before));
+    } else if (done) state.delete(change2.name);
+    else state.set(change2.name, roleSha(change2.before));
+  });
+  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function lastState(records) {
+  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
+  return void 0;
+}
+function beforeContent(changes, previous) {
+  const inGit = shasInGit(previous);
+  const kept = {};
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    const sha = roleSha(change2.before);
+    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
+  }
+  return kept;
+}
+function shasInGit(records) {
+  const shas = /* @__PURE__ */ new Set();
+  for (const r of records) {
+    if (r.commit === null || r.dirty === true) continue;
+    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
+    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
+  }
+  return shas;
+}
+function journalChange(change2, outcome) {
+  const id = change2.id ?? outcome?.id;
+  return {
+    action: change2.action,
+    name: change2.name,
+    ...id !== void 0 && { id },
+    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
+    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
+    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
+    outcome: outcome === void 0 ? "not_started" : changeOutcome(outcome.status)
+  };
+}
+var init_build = __esm({
+  "src/core/history/build.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_render_json();
+    init_record();
+  }
+});
+
+// src/core/history/render.ts
+function changeCounts(changes) {
+  const n = (action) => changes.filter((c) => c.action === action).length;
+  return `+${n("create")} ~${n("update")} -${n("delete")}`;
+}
+function renderHistoryText(doc) {
+  if (doc.records.length === 0) return `No journal records for tenant ${showName(doc.tenant)} (${storeText(doc.store)}).`;
+  const rows = doc.records.map((r) => [r.id, when(r.time), escapeControls(r.actor) || "-", r.commit?.slice(0, 7) ?? "-", changeCounts(r.changes), statusText(r)]);
+  const head = ["ID", "WHEN", "WHO", "COMMIT", "CHANGES", "STATUS"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ");
+  const more = doc.total > doc.records.length ? [`(${doc.records.length} of ${doc.total} records; --limit N shows more)`] : [];
+  return [line(head), ...rows.map(line), ...more].join("\n");
+}
+function storeText(store) {
+  return store.kind === "file" ? escapeControls(store.path) : `the tenant's Role ${store.role}`;
+}
+function statusText(r) {
+  const what = [r.command !== "apply" && r.command, r.rollback_of !== void 0 && `of ${escapeControls(/^[0-9a-f]{40,64}$/.test(r.rollback_of) ? r.rollback_of.slice(0, 12) : r.rollback_of)}`].filter((p) => p !== false).join(" ");
+  return `${r.status}${what === "" ? "" : ` (${what})`}`;
+}
+function when(time) {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(time);
+  return m ? `${m[1]} ${m[2]}Z` : escapeControls(time) || "-";
+}
+function renderRecordText(record, diffs) {
+  const out = [
+    `Record ${record.id}: ${statusText(record)}`,
+    `  tenant:   ${showName(record.tenant)}`,
+    `  started:  ${escapeControls(record.time)}${record.finished_at === void 0 ? "" : `, finished ${escapeControls(record.finished_at)}`}`,
+    `  by:       ${escapeControls(record.actor) || "-"}`,
+    `  commit:   ${record.commit ?? "-"}${record.ref === null ? "" : ` (${escapeControls(record.ref)})`}${record.dirty ? ", with uncommitted changes to the role files or config" : ""}`,
+    ...record.run_url === null ? [] : [`  run:      ${escapeControls(record.run_url)}`],
+    `  plan:     ${record.plan_digest}`,
+    ...record.rollback_of === void 0 ? [] : [`  rollback of ${escapeControls(record.rollback_of)}`],
+    ...record.status === "interrupted" && record.finished_at === void 0 ? ["  It was never completed: the process ended during the apply. The outcomes below are unknown; `roleflow drift` and `plan` show where the tenant stands."] : [],
+    "",
+    record.changes.length === 0 ? "No changes (the apply found the tenant matching the files)." : `Changes (${changeCounts(record.changes)}):`
+  ];
+  record.changes.forEach((c, i) => {
+    const sign = c.action === "create" ? "+" : c.action === "update" ? "~" : "-";
+    const renamed = c.renamed_from === void 0 ? "" : ` (renamed from ${showName(c.renamed_from)})`;
+    out.push(`  ${sign} ${c.action} ${showName(c.name)}${renamed}${c.id === void 0 ? "" : ` id ${showName(c.id)}`}: ${c.outcome.replace("_", " ")}`);
+    const diff = diffs?.[i];
+    if (diff !== void 0) out.push(...changeDiff(c, diff).map((l) => `      ${l}`));
+  });
+  return out.join("\n");
+}
+function changeDiff(change2, sides) {
+  const missing = [sides.before, sides.after].flatMap((s) => s !== void 0 && "missing" in s ? [s.missing] : []);
+  if (missing.length > 0) return missing.map((m) => `(${escapeControls(m)})`);
+  const before = sides.before;
+  const after2 = sides.after;
+  const lines2 = [];
+  if (before !== void 0 && after2 !== void 0 && before.description !== after2.description) {
+    lines2.push(`description: ${JSON.stringify(escapeControls(before.description))} -> ${JSON.stringify(escapeControls(after2.description))}`);
+  }
+  if ((before?.content ?? "") !== (after2?.content ?? "") || before === void 0 || after2 === void 0) {
+    lines2.push(...diffLines2(contentDiff(before?.content ?? "", after2?.content ?? "", `${change2.renamed_from ?? change2.name} (before)`, `${change2.name} (after)`)));
+  }
+  return lines2;
+}
+var init_render = __esm({
+  "src/core/history/render.ts"() {
+    "use strict";
+    init_content_diff();
+    init_render_text();
+    init_safe_text();
+    init_display();
+    init_record();
+  }
+});
+
+// src/core/history/index.ts
+var history_exports = {};
+__export(history_exports, {
+  HISTORY_FORMAT_VERSION: () => HISTORY_FORMAT_VERSION,
+  HISTORY_ROLE: () => HISTORY_ROLE,
+  changeCounts: () => changeCounts,
+  changeOutcome: () => changeOutcome,
+  finishedRecord: () => finishedRecord,
+  historyFileName: () => historyFileName,
+  lastState: () => lastState,
+  readJournal: () => readJournal,
+  recordId: () => recordId,
+  recordLine: () => recordLine,
+  renderHistoryText: () => renderHistoryText,
+  renderRecordText: () => renderRecordText,
+  roleSha: () => roleSha,
+  shasInGit: () => shasInGit,
+  startedRecord: () => startedRecord,
+  stateAfter: () => stateAfter,
+  storeText: () => storeText,
+  trimJournal: () => trimJournal
+});
+var init_history = __esm({
+  "src/core/history/index.ts"() {
+    "use strict";
+    init_record();
+    init_journal_text();
+    init_build();
+    init_render();
+  }
+});
+
+// src/files/git-commit.ts
+var git_commit_exports = {};
+__export(git_commit_exports, {
+  currentBranch: () => currentBranch,
+  currentCommit: () => currentCommit,
+  gitUserName: () => gitUserName,
+  treeState: () => treeState
+});
+import { execFile } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative3(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep3}`) || isAbsolute3(rel) ? outside : inside).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside.length === 0) return state;
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
+  if (!status.ok) return void 0;
+  const entries = status.stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function realOrSelf(path) {
+  return realpath(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git(cwd, args) {
+  return new Promise((resolve25) => {
+    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve25({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+async function gitUserName(cwd) {
+  const name = await git(cwd, ["config", "user.name"]);
+  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
+}
+async function currentBranch(cwd) {
+  const ref2 = await git(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
+  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/journal-file.ts
+import { open as open3, readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname8 } from "node:path";
+function fileJournal(cwd, config, tenant) {
+  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
+  const where = displayPath(cwd, path);
+  return {
+    kind: "file",
+    where,
+    path,
+    async read() {
+      try {
+        return await readFile3(path, "utf8");
+      } catch (err) {
+        const code3 = err.code;
+        if (code3 === "ENOENT") return "";
+        throw new RoleflowError(`cannot read the apply journal ${where}: ${code3 ?? String(err)}`);
+      }
+    },
+    async append(text3) {
+      const bytes = Buffer.from(text3, "utf8");
+      await stateFolder(dirname8(path), "the apply journal's folder");
+      try {
+        const file = await open3(path, "a");
+        try {
+          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
+          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
+      }
+    }
+  };
+}
+var HISTORY_DIR;
+var init_journal_file = __esm({
+  "src/files/journal-file.ts"() {
+    "use strict";
     init_errors();
-    init_display();
-    init_schema();
-    LOCAL = "local";
-  }
-});
-
-// src/core/tenants/apply-order.ts
-function tenantsApplyLine(steps, notAttempted) {
-  const parts = steps.map((s) => `${showName(s.tenant)} ${SAID[s.status]}`);
-  if (notAttempted.length > 0) parts.push(`not attempted: ${notAttempted.map(showName).join(", ")}`);
-  return `Tenants: ${parts.join("; ")}.`;
-}
-var SAID;
-var init_apply_order = __esm({
-  "src/core/tenants/apply-order.ts"() {
-    "use strict";
-    init_display();
-    SAID = {
-      applied: "applied",
-      no_changes: "no changes",
-      failed: "failed",
-      interrupted: "interrupted",
-      refused: "refused (nothing sent to it)",
-      cancelled: "cancelled"
-    };
-  }
-});
-
-// src/core/tenants/promotion.ts
-function reportGateReasons(report, expected) {
-  const reasons = [];
-  const { tenant, summary: summary2 } = report;
-  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
-  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
-    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
-  }
-  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
-  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
-  else if (report.shard !== void 0 && report.merged_shards === void 0) {
-    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
-  }
-  reasons.push(...selectionReasons(report.selection));
-  if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) {
-    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
-    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
-  }
-  if (summary2.tests === 0) reasons.push("the report holds no test");
-  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
-    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
-  }
-  if (summary2.failed > 0) {
-    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
-    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
-    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
-    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
-    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
-  }
-  if (report.commit === void 0) {
-    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
-  } else if (expected.commit === void 0) {
-    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
-  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
-  return reasons;
-}
-function selectionReasons(selection) {
-  if (selection === void 0) {
-    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
-  }
-  const reasons = [];
-  const { paths, flows_dir: folder } = selection;
-  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
-    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
-    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
-    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
-  }
-  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
-  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
-  return reasons;
-}
-function pathCovers(path, folder) {
-  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
-  const outer = segments(path);
-  const inner = segments(folder);
-  if (outer.every((s) => s === "..")) {
-    const climbs = inner.findIndex((s) => s !== "..");
-    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
-  }
-  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
-}
-var MAX_NAMED, MAX_PATHS;
-var init_promotion = __esm({
-  "src/core/tenants/promotion.ts"() {
-    "use strict";
-    init_display();
-    MAX_NAMED = 5;
-    MAX_PATHS = 3;
-  }
-});
-
-// src/core/tenants/tenant-errors.ts
-function isTenantFailure(error2) {
-  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
-}
-function tenantError(tenant, error2) {
-  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
-}
-var init_tenant_errors = __esm({
-  "src/core/tenants/tenant-errors.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-  }
-});
-
-// src/core/tenants/index.ts
-var tenants_exports = {};
-__export(tenants_exports, {
-  isTenantFailure: () => isTenantFailure,
-  pathCovers: () => pathCovers,
-  reportGateReasons: () => reportGateReasons,
-  selectTenants: () => selectTenants,
-  tenantError: () => tenantError,
-  tenantsApplyLine: () => tenantsApplyLine
-});
-var init_tenants = __esm({
-  "src/core/tenants/index.ts"() {
-    "use strict";
-    init_select();
-    init_apply_order();
-    init_promotion();
-    init_tenant_errors();
+    init_history();
+    init_config_file();
+    init_source_files();
+    init_state_folder();
+    HISTORY_DIR = ".roleflow/history";
   }
 });
 
@@ -74368,9 +74731,9 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t6, i) => {
+  const tests = arr(root["tests"]).map((t9, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t6);
+    const test = rec(t9);
     const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
     const name = typeof test["name"] === "string" ? test["name"] : "";
     const testTransports = loadTransports(test["transport"]) ?? transports;
@@ -74430,15 +74793,15 @@ function loadUntil(value, pointer, ctx) {
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
+  return list2?.filter((t9) => t9 === "https" || t9 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t6, i) => {
-    const first = seen.get(t6.name);
-    if (first && t6.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
-    } else seen.set(t6.name, t6);
+  tests.forEach((t9, i) => {
+    const first = seen.get(t9.name);
+    if (first && t9.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t9.name}" (also on line ${first.line})`);
+    } else seen.set(t9.name, t9);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74703,13 +75066,13 @@ var init_repeats = __esm({
 
 // src/core/flows/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t9) => t9.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t9) => t9.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -74719,10 +75082,10 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t6 of file.tests) {
-    for (const a of t6.expect.outputs) {
+  for (const t9 of file.tests) {
+    for (const a of t9.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
+      for (const transport of t9.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t9.name, transport, a.path));
     }
   }
   return keys;
@@ -74784,8 +75147,8 @@ __export(role_files_exports, {
   rolesDirOf: () => rolesDirOf,
   writeFileAtomic: () => writeFileAtomic
 });
-import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname8, join as join6 } from "node:path";
+import { open as open4, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname9, join as join6 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -74803,9 +75166,9 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text3) {
-  const tmp = join6(dirname8(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join6(dirname9(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
-    const handle = await open3(tmp, "wx", 420);
+    const handle = await open4(tmp, "wx", 420);
     try {
       for (const piece of typeof text3 === "string" ? [text3] : text3) await handle.writeFile(piece, "utf8");
       await handle.sync();
@@ -74833,6 +75196,318 @@ var init_role_files = __esm({
     init_package_root();
     init_source_files();
     README = "readme.md";
+  }
+});
+
+// src/tenant/journal-role.ts
+function tenantJournal(client, keep) {
+  const where = `the tenant's Role ${HISTORY_ROLE}`;
+  let held;
+  const read = async () => {
+    const roles = (await client.listRoles()).filter((r) => r.name === HISTORY_ROLE);
+    held = roles.sort((a, b) => compare(a.id, b.id))[0];
+    return held?.content ?? "";
+  };
+  return {
+    kind: "tenant",
+    where,
+    read: () => read().catch((err) => {
+      throw new RoleflowError(`cannot read the apply journal (${where}): ${message2(err)}`);
+    }),
+    async append(text3) {
+      try {
+        const now = await read();
+        const joined = now === "" || now.endsWith("\n") ? now + text3 : `${now}
+${text3}`;
+        const content = trimJournal(joined, keep, MAX_SENT_ROLE_BYTES - FRAMING2 - Buffer.byteLength(DESCRIPTION));
+        if (content === void 0) throw new RoleflowError("the record is larger than a Role can hold");
+        const fields = { name: HISTORY_ROLE, description: DESCRIPTION, content };
+        if (held === void 0) held = { id: (await client.createRole(fields)).id, ...fields };
+        else await client.updateRole(held.id, fields);
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal (${where}): ${message2(err)}`);
+      }
+    }
+  };
+}
+function message2(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+var DESCRIPTION, FRAMING2;
+var init_journal_role = __esm({
+  "src/tenant/journal-role.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_plan();
+    init_sent_size();
+    DESCRIPTION = "The apply journal of roleflow (history.store: tenant): one JSON record a line. Written by roleflow; do not edit.";
+    FRAMING2 = 1024;
+  }
+});
+
+// src/run/journal.ts
+var journal_exports = {};
+__export(journal_exports, {
+  journalFor: () => journalFor,
+  journalMeta: () => journalMeta,
+  openJournal: () => openJournal,
+  readRecords: () => readRecords,
+  withJournal: () => withJournal
+});
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { resolve as resolve5 } from "node:path";
+function openJournal(cwd, config, tenant) {
+  return config.history.store === "tenant" ? tenantJournal(tenant.client, config.history.keep) : fileJournal(cwd, config, tenant.target.name);
+}
+async function journalMeta(cwd, env, config, given = {}) {
+  const actor = env["GITHUB_ACTOR"] || await gitUserName(cwd) || env["USER"] || env["USERNAME"] || "unknown";
+  const commit = given.commit !== void 0 ? given.commit : (await currentCommit(cwd, env)).commit ?? null;
+  const ref2 = env["GITHUB_REF"] || await currentBranch(cwd) || null;
+  const server = env["GITHUB_SERVER_URL"] || "https://github.com";
+  const run_url = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? `${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]}` : null;
+  let dirty = given.dirty ?? false;
+  if (given.dirty === void 0 && commit !== null) {
+    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve5(cwd, config.file)]];
+    const state = await treeState(cwd, paths);
+    dirty = state === void 0 || state.uncommitted.length > 0 || state.ignored.length > 0 || state.outside.length > 0;
+  }
+  return { actor, commit, ref: ref2, run_url, dirty };
+}
+async function journalFor(cwd, env, config, tenant, command, warn, given = {}) {
+  const { rollbackOf, preview: preview2, ...meta } = given;
+  return {
+    store: openJournal(cwd, config, tenant),
+    command,
+    meta: await journalMeta(cwd, env, config, meta),
+    warn,
+    ...rollbackOf !== void 0 && { rollbackOf },
+    ...preview2 === true && { preview: preview2 }
+  };
+}
+async function withJournal(plan, remote, opts, apply2) {
+  const now = opts.now ?? (() => /* @__PURE__ */ new Date());
+  const { records: previous } = await readRecords(opts.store, opts.warn).catch((err) => {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  });
+  const started = now();
+  const draft = {
+    id: recordId(started, randomBytes3(2).toString("hex")),
+    time: started.toISOString(),
+    meta: opts.meta,
+    command: opts.command,
+    plan,
+    remote: typeof remote === "function" ? await remote() : remote,
+    previous,
+    ...opts.rollbackOf !== void 0 && { rollbackOf: opts.rollbackOf },
+    ...opts.preview === true && { preview: true }
+  };
+  if (plan.changes.length === 0) {
+    const result2 = await apply2();
+    const state = stateAfter(draft, []);
+    if (JSON.stringify(state) === JSON.stringify(lastState(previous) ?? null)) return { ...result2, journal: { id: void 0 } };
+    return { ...result2, journal: await finish(opts, finishedRecord(draft, [], false, now().toISOString())) };
+  }
+  try {
+    await opts.store.append(recordLine(startedRecord(draft)));
+  } catch (err) {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  }
+  const result = await apply2();
+  return { ...result, journal: await finish(opts, finishedRecord(draft, result.outcomes, result.interrupted, now().toISOString())) };
+}
+async function finish(opts, record) {
+  try {
+    await opts.store.append(recordLine(record));
+    return { id: record.id };
+  } catch (err) {
+    const error2 = `${err instanceof Error ? err.message : String(err)}: record ${record.id} was not completed and reads as interrupted`;
+    opts.warn(`error: ${error2}`);
+    return { id: record.id, error: error2 };
+  }
+}
+async function readRecords(store, warn) {
+  const read = readJournal(await store.read());
+  for (const s of read.skipped) warn(`warning: ${store.where}: line ${s.line} is not a journal record (${s.reason}): skipped`);
+  return read;
+}
+var init_journal = __esm({
+  "src/run/journal.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_git_commit();
+    init_journal_file();
+    init_role_files();
+    init_journal_role();
+  }
+});
+
+// src/core/tenants/select.ts
+var select_exports = {};
+__export(select_exports, {
+  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
+  selectTenants: () => selectTenants
+});
+function selectTenants(config, flags) {
+  const known = [LOCAL, ...Object.keys(config.tenants)];
+  for (const name of flags.named) {
+    if (name === LOCAL || configuredTenant(config, name) !== void 0) continue;
+    const guess = closest(name, known);
+    throw new RoleflowError(
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
+      "config"
+    );
+  }
+  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
+  const names = [.../* @__PURE__ */ new Set([...flags.named, ...configured])];
+  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
+  return names;
+}
+function savedPlanUnknownTenant(planFile, names, config) {
+  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
+  if (gone === void 0) return void 0;
+  const known = ["local", ...Object.keys(config.tenants)].join(", ");
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
+}
+var LOCAL;
+var init_select = __esm({
+  "src/core/tenants/select.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_display();
+    init_schema();
+    LOCAL = "local";
+  }
+});
+
+// src/core/tenants/apply-order.ts
+function tenantsApplyLine(steps, notAttempted) {
+  const parts = steps.map((s) => `${showName(s.tenant)} ${SAID[s.status]}`);
+  if (notAttempted.length > 0) parts.push(`not attempted: ${notAttempted.map(showName).join(", ")}`);
+  return `Tenants: ${parts.join("; ")}.`;
+}
+var SAID;
+var init_apply_order = __esm({
+  "src/core/tenants/apply-order.ts"() {
+    "use strict";
+    init_display();
+    SAID = {
+      applied: "applied",
+      no_changes: "no changes",
+      failed: "failed",
+      interrupted: "interrupted",
+      refused: "refused (nothing sent to it)",
+      cancelled: "cancelled"
+    };
+  }
+});
+
+// src/core/tenants/promotion.ts
+function reportGateReasons(report, expected) {
+  const reasons = [];
+  const { tenant, summary: summary2 } = report;
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== void 0 && report.merged_shards === void 0) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  reasons.push(...selectionReasons(report.selection));
+  if (report.interrupted === true) reasons.push("the test run was interrupted");
+  if (summary2.not_run > 0) {
+    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
+  }
+  if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
+  if (summary2.failed > 0) {
+    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
+    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
+    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
+    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
+  }
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  return reasons;
+}
+function selectionReasons(selection) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED, MAX_PATHS;
+var init_promotion = __esm({
+  "src/core/tenants/promotion.ts"() {
+    "use strict";
+    init_display();
+    MAX_NAMED = 5;
+    MAX_PATHS = 3;
+  }
+});
+
+// src/core/tenants/tenant-errors.ts
+function isTenantFailure(error2) {
+  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+}
+function tenantError(tenant, error2) {
+  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+}
+var init_tenant_errors = __esm({
+  "src/core/tenants/tenant-errors.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+  }
+});
+
+// src/core/tenants/index.ts
+var tenants_exports = {};
+__export(tenants_exports, {
+  isTenantFailure: () => isTenantFailure,
+  pathCovers: () => pathCovers,
+  reportGateReasons: () => reportGateReasons,
+  selectTenants: () => selectTenants,
+  tenantError: () => tenantError,
+  tenantsApplyLine: () => tenantsApplyLine
+});
+var init_tenants = __esm({
+  "src/core/tenants/index.ts"() {
+    "use strict";
+    init_select();
+    init_apply_order();
+    init_promotion();
+    init_tenant_errors();
   }
 });
 
@@ -74924,7 +75599,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -74967,7 +75642,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve6(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -74986,7 +75661,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
+  const plan = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -75361,8 +76036,8 @@ var init_exports = {};
 __export(init_exports, {
   initRepository: () => initRepository
 });
-import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname9, join as join7 } from "node:path";
+import { mkdir as mkdir4, readFile as readFile4 } from "node:fs/promises";
+import { dirname as dirname10, join as join7 } from "node:path";
 async function initRepository(dir, given) {
   const steps = [];
   const config = given.force ? void 0 : await readIfThere2(join7(dir, CONFIG));
@@ -75462,12 +76137,12 @@ async function mergeGitignore(dir) {
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
 async function writeFile3(abs, text3) {
-  await mkdir4(dirname9(abs), { recursive: true });
+  await mkdir4(dirname10(abs), { recursive: true });
   await writeFileAtomic(abs, text3);
 }
 async function readIfThere2(abs) {
   try {
-    return await readFile3(abs, "utf8");
+    return await readFile4(abs, "utf8");
   } catch (err) {
     const code3 = err.code;
     if (code3 === "ENOENT") return void 0;
@@ -75519,8 +76194,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t6 = end - start + 1;
-    tieTerm += t6 * t6 * t6 - t6;
+    const t9 = end - start + 1;
+    tieTerm += t9 * t9 * t9 - t9;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -75555,9 +76230,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t6 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t6 * Math.exp(
-    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
+  const t9 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t9 * Math.exp(
+    -x * x - 1.26551223 + t9 * (1.00002368 + t9 * (0.37409196 + t9 * (0.09678418 + t9 * (-0.18628806 + t9 * (0.27886807 + t9 * (-1.13520398 + t9 * (1.48851587 + t9 * (-0.82215223 + t9 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -75597,7 +76272,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t9) => n + [t9.wall, ...t9.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -75614,7 +76289,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -75651,7 +76326,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative3(before, after2) {
+function relative4(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -75678,7 +76353,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve24 = (b, samples, what) => {
+  const resolve25 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -75691,8 +76366,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve25(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve25(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -75761,7 +76436,7 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const latency2 = new Map(runs.tests.map((t9) => [keyOf2(t9), t9]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
@@ -75769,14 +76444,14 @@ function comparePreview(base, head, threshold) {
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t6) {
-  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
+function isRegression(t9) {
+  return t9.base?.verdict === "passed" && t9.head?.verdict === "failed";
 }
-function verdictChanged(t6) {
-  return t6.base?.verdict !== t6.head?.verdict;
+function verdictChanged(t9) {
+  return t9.base?.verdict !== t9.head?.verdict;
 }
-function latencyChanged(t6) {
-  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
+function latencyChanged(t9) {
+  return t9.wall !== null && isSignificant(t9.wall) || t9.step_latency.length > 0;
 }
 function testPreview(b, h, latency2) {
   const any = h ?? b;
@@ -75828,12 +76503,12 @@ function summarize(tests) {
   return {
     tests: tests.length,
     regressions: count(isRegression),
-    fixed: count((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
+    fixed: count((t9) => t9.base?.verdict === "failed" && t9.head?.verdict === "passed"),
     verdict_changed: count(verdictChanged),
-    outputs_changed: count((t6) => t6.outputs_changed),
-    steps_changed: count((t6) => t6.steps_changed),
+    outputs_changed: count((t9) => t9.outputs_changed),
+    steps_changed: count((t9) => t9.steps_changed),
     latency_changed: count(latencyChanged),
-    unchanged: count((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
+    unchanged: count((t9) => !verdictChanged(t9) && !t9.outputs_changed && !t9.steps_changed && !latencyChanged(t9))
   };
 }
 function keyOf2(r) {
@@ -75870,13 +76545,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t6 of ordered3(doc.tests)) {
-    if (!isNotable(t6)) continue;
-    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
-    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
-    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t6)) out.push(`  ${m}`);
+  for (const t9 of ordered3(doc.tests)) {
+    if (!isNotable(t9)) continue;
+    out.push(`${kindOf2(t9).padEnd(10)} ${escapeControls(`${t9.file}:${t9.line}`)}  ${escapeControls(t9.id)} [${t9.transport}]  ${verdicts(t9)}`);
+    if (verdictChanged(t9) && t9.head && t9.head.verdict !== "passed") out.push(`  head: ${escapeControls(t9.head.message)}`);
+    if (t9.steps_changed) out.push(`  steps: ${(t9.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t9.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t9.outputs_diff !== void 0) for (const line of t9.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t9)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -75936,19 +76611,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text3 + more(rows.length - shown) : text3;
 }
-function tableRow2(t6) {
+function tableRow2(t9) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t9)]} | ${mdCode(`${t9.id} [${t9.transport}]`)} | ${shown(t9.base)} | ${shown(t9.head)} |`;
 }
-function detailsOf(t6) {
+function detailsOf(t9) {
   const body = [];
-  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
-  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t6);
+  if (verdictChanged(t9) && t9.head && t9.head.verdict !== "passed") body.push(`Head: ${mdText(t9.head.message)}`);
+  if (t9.steps_changed) body.push(`Steps: ${mdText((t9.base_steps ?? []).join(" → "))} ⇒ ${mdText((t9.head_steps ?? []).join(" → "))}`);
+  const latency2 = latencyLines(t9);
   if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
+  if (t9.outputs_diff !== void 0) body.push(fenced(t9.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
+  return `<details${isRegression(t9) ? " open" : ""}><summary>${mdCode(`${t9.id} [${t9.transport}]`)}: ${kindOf2(t9)}</summary>
 
 ${body.join("\n\n")}
 
@@ -75962,28 +76637,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t6) {
-  if (isRegression(t6)) return "REGRESSION";
-  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t6)) return "verdict";
-  if (t6.outputs_changed) return "outputs";
-  if (t6.steps_changed) return "steps";
-  if (latencyChanged(t6)) return "latency";
+function kindOf2(t9) {
+  if (isRegression(t9)) return "REGRESSION";
+  if (t9.base?.verdict === "failed" && t9.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t9)) return "verdict";
+  if (t9.outputs_changed) return "outputs";
+  if (t9.steps_changed) return "steps";
+  if (latencyChanged(t9)) return "latency";
   return "unchanged";
 }
-function isNotable(t6) {
-  return kindOf2(t6) !== "unchanged";
+function isNotable(t9) {
+  return kindOf2(t9) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
+  return tests.map((t9, i) => ({ t: t9, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t9 }) => t9);
 }
-function verdicts(t6) {
-  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
+function verdicts(t9) {
+  return `${t9.base?.verdict ?? "(not in base)"} → ${t9.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t6) {
+function latencyLines(t9) {
   const lines2 = [];
-  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
-  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t9.wall !== null && (t9.wall.verdict === "regression" || t9.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t9.wall));
+  for (const s of t9.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -76013,7 +76688,7 @@ function size2(parts) {
   return parts.reduce((n, p) => n + p.length + 1, 0);
 }
 var KIND_ICON, VERDICT_ICON, RANK;
-var init_render = __esm({
+var init_render2 = __esm({
   "src/core/preview/render.ts"() {
     "use strict";
     init_duration();
@@ -76067,33 +76742,33 @@ var init_preview = __esm({
     "use strict";
     init_compare3();
     init_document();
-    init_render();
+    init_render2();
     init_roles2();
   }
 });
 
 // src/files/git-tree.ts
-import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative4, resolve as resolve9, sep as sep3 } from "node:path";
-import { realpath } from "node:fs/promises";
+import { execFile as execFile2, spawn } from "node:child_process";
+import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
-  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
+  const sha = await git2(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
   if (!sha.ok || ref2.trim() === "") {
     throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
   }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath(top.stdout.trim()).catch(() => top.stdout.trim()) };
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath(abs).catch(() => resolve9(abs));
-  const rel = relative4(root, real);
+  const real = await realpath2(abs).catch(() => resolve10(abs));
+  const rel = relative5(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep3}`) || resolve9(root, rel) !== resolve9(real)) return void 0;
-  return rel.split(sep3).join("/");
+  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve10(root, rel) !== resolve10(real)) return void 0;
+  return rel.split(sep4).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
-  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
+  const listed2 = await git2(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
   if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
   const entries = [];
   for (const line of listed2.stdout.split("\0")) {
@@ -76132,10 +76807,10 @@ async function readCommitFile(cwd, at, path, maxBytes) {
   return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
 }
 async function objectAt(cwd, commit, path) {
-  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
+  const found = await git2(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
   if (!found.ok) return void 0;
   const object = found.stdout.trim();
-  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
+  const info2 = await git2(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
 `);
   const [type, size3] = info2.stdout.trim().split(" ");
   return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
@@ -76167,9 +76842,9 @@ function catBlobs(cwd, objects) {
 `).join(""));
   });
 }
-function git(cwd, args, input) {
+function git2(cwd, args, input) {
   return new Promise((resolvePromise) => {
-    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
+    const child2 = execFile2("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
       resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
     });
     child2.stdin?.on("error", () => void 0);
@@ -76185,11 +76860,11 @@ var init_git_tree = __esm({
 });
 
 // src/files/commit-roles.ts
-import { dirname as dirname10, posix as posix2, resolve as resolve10 } from "node:path";
+import { dirname as dirname11, posix as posix2, resolve as resolve11 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve10(cwd, rolesFlag) : resolve10(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve11(cwd, rolesFlag) : resolve11(cwd, config.file === void 0 ? "." : dirname11(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -76207,7 +76882,7 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve10(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve11(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
@@ -76241,109 +76916,18 @@ var init_commit_roles = __esm({
   }
 });
 
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentBranch: () => currentBranch,
-  currentCommit: () => currentCommit,
-  gitUserName: () => gitUserName,
-  treeState: () => treeState
-});
-import { execFile as execFile2 } from "node:child_process";
-import { realpath as realpath2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative5, sep as sep4 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why2 = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative5(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute3(rel) ? outside : inside).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside.length === 0) return state;
-  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
-  if (!status.ok) return void 0;
-  const entries = status.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function realOrSelf(path) {
-  return realpath2(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git2(cwd, args) {
-  return new Promise((resolve24) => {
-    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve24({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-async function gitUserName(cwd) {
-  const name = await git2(cwd, ["config", "user.name"]);
-  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
-}
-async function currentBranch(cwd) {
-  const ref2 = await git2(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
-  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
 // src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve11 } from "node:path";
+import { dirname as dirname12, resolve as resolve12 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
+    const base = dirname12(absOf.get(flow2.file) ?? resolve12(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve11(base, a.expected);
+        const abs = resolve12(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -76365,11 +76949,11 @@ async function loadSchemaFile(abs, shown) {
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
   }
   const value = parsed.value.value;
-  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
+  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
   const compiled2 = compileUserSchema(value);
   return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
 }
-function isObject2(value) {
+function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 var SCHEMA_FILE;
@@ -76394,7 +76978,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -76404,7 +76988,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve12(cwd, path);
+    const abs = resolve13(cwd, path);
     const info2 = await stat5(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -76441,489 +77025,6 @@ var init_flow_files = __esm({
     init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
-// src/core/history/record.ts
-function roleSha(role) {
-  return sha256(JSON.stringify([role.name, role.description, role.content]));
-}
-function changeOutcome(status) {
-  switch (status) {
-    case "created":
-    case "updated":
-    case "deleted":
-      return "done";
-    case "unknown":
-      return "unknown";
-    case "not_started":
-      return "not_started";
-    case "failed":
-    case "skipped":
-      return "failed";
-  }
-}
-function recordId(at, random) {
-  const iso = at.toISOString();
-  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
-}
-function historyFileName(tenant) {
-  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
-}
-var HISTORY_FORMAT_VERSION;
-var init_record = __esm({
-  "src/core/history/record.ts"() {
-    "use strict";
-    init_hash();
-    init_reserved();
-    HISTORY_FORMAT_VERSION = 1;
-  }
-});
-
-// src/core/history/journal-text.ts
-function readJournal(text3) {
-  const byId = /* @__PURE__ */ new Map();
-  const skipped2 = [];
-  text3.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "") return;
-    const parsed = parseLine(line);
-    if (typeof parsed === "string") {
-      skipped2.push({ line: index + 1, reason: parsed });
-      return;
-    }
-    const earlier = byId.get(parsed.id);
-    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
-  });
-  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
-  return { records, skipped: skipped2 };
-}
-function recordLine(record) {
-  return `${JSON.stringify(record)}
-`;
-}
-function trimJournal(text3, keep, maxBytes) {
-  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
-  const order = [];
-  const linesOf = /* @__PURE__ */ new Map();
-  for (const line of lines2) {
-    const id = idOf(line);
-    if (!linesOf.has(id)) {
-      order.push(id);
-      linesOf.set(id, []);
-    }
-    linesOf.get(id).push(line);
-  }
-  let kept = order.slice(Math.max(0, order.length - keep));
-  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
-  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
-  if (kept.length === 0 && order.length > 0) return void 0;
-  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
-`).join("");
-}
-function idOf(line) {
-  try {
-    const id = JSON.parse(line).id;
-    return typeof id === "string" ? id : `\0${line}`;
-  } catch {
-    return `\0${line}`;
-  }
-}
-function mergeLines(earlier, later) {
-  const merged = { ...earlier, ...later, time: earlier.time };
-  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
-  return merged;
-}
-function parseLine(line) {
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return "not JSON (a line cut short?)";
-  }
-  if (!isObject3(value)) return "not a JSON object";
-  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
-  const id = value["id"];
-  const status = value["status"];
-  if (typeof id !== "string" || id === "") return "no id";
-  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
-  const changes = value["changes"];
-  if (!Array.isArray(changes)) return "no changes list";
-  const record = {
-    format_version: HISTORY_FORMAT_VERSION,
-    id,
-    time: text(value["time"]) ?? "",
-    actor: text(value["actor"]) ?? "",
-    commit: text(value["commit"]) ?? null,
-    ref: text(value["ref"]) ?? null,
-    run_url: text(value["run_url"]) ?? null,
-    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
-    tenant: text(value["tenant"]) ?? "",
-    plan_digest: text(value["plan_digest"]) ?? "",
-    status,
-    changes: changes.flatMap((c) => {
-      const change2 = changeOf(c);
-      return change2 === void 0 ? [] : [change2];
-    })
-  };
-  const finished = text(value["finished_at"]);
-  if (finished !== void 0) record.finished_at = finished;
-  const state = stringMap(value["state"]);
-  if (state !== void 0) record.state = state;
-  const content = contentMap(value["before_content"]);
-  if (content !== void 0) record.before_content = content;
-  const rollback = text(value["rollback_of"]);
-  if (rollback !== void 0) record.rollback_of = rollback;
-  if (value["preview"] === true) record.preview = true;
-  if (value["dirty"] === true) record.dirty = true;
-  return record;
-}
-function changeOf(value) {
-  if (!isObject3(value)) return void 0;
-  const action = ACTIONS.find((a) => a === value["action"]);
-  const name = text(value["name"]);
-  const outcome = OUTCOMES.find((o) => o === value["outcome"]);
-  if (action === void 0 || name === void 0 || outcome === void 0) return void 0;
-  const change2 = { action, name, outcome };
-  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
-    const v = text(value[key]);
-    if (v !== void 0) change2[key] = v;
-  }
-  return change2;
-}
-function stringMap(value) {
-  if (!isObject3(value)) return void 0;
-  const map = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
-  return map;
-}
-function contentMap(value) {
-  if (!isObject3(value)) return void 0;
-  const map = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!isObject3(v)) continue;
-    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
-    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
-  }
-  return map;
-}
-function defineOwn(map, key, value) {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-}
-function text(value) {
-  return typeof value === "string" ? value : void 0;
-}
-function isObject3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
-var init_journal_text = __esm({
-  "src/core/history/journal-text.ts"() {
-    "use strict";
-    init_role_file();
-    init_record();
-    STATUSES = ["started", "completed", "failed", "interrupted"];
-    OUTCOMES = ["done", "failed", "unknown", "not_started"];
-    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
-    ACTIONS = ["create", "update", "delete"];
-  }
-});
-
-// src/core/history/build.ts
-function startedRecord(draft) {
-  const { meta } = draft;
-  const content = beforeContent(draft.plan.changes, draft.previous);
-  return {
-    format_version: HISTORY_FORMAT_VERSION,
-    id: draft.id,
-    time: draft.time,
-    actor: meta.actor,
-    commit: meta.commit,
-    ref: meta.ref,
-    run_url: meta.run_url,
-    command: draft.command,
-    tenant: draft.plan.tenant.name,
-    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
-    status: "started",
-    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
-    ...Object.keys(content).length > 0 && { before_content: content },
-    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
-    ...draft.preview === true && { preview: true },
-    ...meta.dirty && { dirty: true }
-  };
-}
-function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
-  const { before_content: _kept, ...started } = startedRecord(draft);
-  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
-  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
-  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
-}
-function stateAfter(draft, changes) {
-  const { plan } = draft;
-  const targets = plan.options.targets === void 0 ? void 0 : globMatcher(plan.options.targets);
-  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
-  const ignored = globMatcher(plan.options.ignore);
-  const notManaged = /* @__PURE__ */ new Set([...plan.unmanaged.map((u) => u.id), ...plan.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
-  for (const role of draft.remote) {
-    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
-    if (targets !== void 0 && targets(role.name) === void 0) continue;
-    state.set(role.name, roleSha(role));
-  }
-  plan.changes.forEach((change2, i) => {
-    const done = changes[i]?.outcome === "done";
-    if (change2.action === "create") {
-      if (done) state.set(change2.name, roleSha(change2.after));
-      else state.delete(change2.name);
-    } else if (change2.action === "update") {
-      if (done) {
-        state.delete(change2.before.name);
-        state.set(change2.name, roleSha(change2.after));
-      } else state.set(change2.before.name, roleSha(change2.before));
-    } else if (done) state.delete(change2.name);
-    else state.set(change2.name, roleSha(change2.before));
-  });
-  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function lastState(records) {
-  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
-  return void 0;
-}
-function beforeContent(changes, previous) {
-  const inGit = shasInGit(previous);
-  const kept = {};
-  for (const change2 of changes) {
-    if (change2.action === "create") continue;
-    const sha = roleSha(change2.before);
-    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
-  }
-  return kept;
-}
-function shasInGit(records) {
-  const shas = /* @__PURE__ */ new Set();
-  for (const r of records) {
-    if (r.commit === null || r.dirty === true) continue;
-    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
-    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
-  }
-  return shas;
-}
-function journalChange(change2, outcome) {
-  const id = change2.id ?? outcome?.id;
-  return {
-    action: change2.action,
-    name: change2.name,
-    ...id !== void 0 && { id },
-    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
-    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
-    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
-    outcome: outcome === void 0 ? "not_started" : changeOutcome(outcome.status)
-  };
-}
-var init_build = __esm({
-  "src/core/history/build.ts"() {
-    "use strict";
-    init_reserved();
-    init_matching();
-    init_render_json();
-    init_record();
-  }
-});
-
-// src/core/history/render.ts
-var init_render2 = __esm({
-  "src/core/history/render.ts"() {
-    "use strict";
-    init_content_diff();
-    init_render_text();
-    init_safe_text();
-    init_display();
-    init_record();
-  }
-});
-
-// src/core/history/index.ts
-var init_history = __esm({
-  "src/core/history/index.ts"() {
-    "use strict";
-    init_record();
-    init_journal_text();
-    init_build();
-    init_render2();
-  }
-});
-
-// src/files/journal-file.ts
-import { open as open4, readFile as readFile4 } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
-function fileJournal(cwd, config, tenant) {
-  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
-  const where = displayPath(cwd, path);
-  return {
-    kind: "file",
-    where,
-    path,
-    async read() {
-      try {
-        return await readFile4(path, "utf8");
-      } catch (err) {
-        const code3 = err.code;
-        if (code3 === "ENOENT") return "";
-        throw new RoleflowError(`cannot read the apply journal ${where}: ${code3 ?? String(err)}`);
-      }
-    },
-    async append(text3) {
-      const bytes = Buffer.from(text3, "utf8");
-      await stateFolder(dirname12(path), "the apply journal's folder");
-      try {
-        const file = await open4(path, "a");
-        try {
-          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
-          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-      } catch (err) {
-        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
-      }
-    }
-  };
-}
-var HISTORY_DIR;
-var init_journal_file = __esm({
-  "src/files/journal-file.ts"() {
-    "use strict";
-    init_errors();
-    init_history();
-    init_config_file();
-    init_source_files();
-    init_state_folder();
-    HISTORY_DIR = ".roleflow/history";
-  }
-});
-
-// src/tenant/journal-role.ts
-function tenantJournal(client, keep) {
-  const where = `the tenant's Role ${HISTORY_ROLE}`;
-  let held;
-  const read = async () => {
-    const roles = (await client.listRoles()).filter((r) => r.name === HISTORY_ROLE);
-    held = roles.sort((a, b) => compare(a.id, b.id))[0];
-    return held?.content ?? "";
-  };
-  return {
-    kind: "tenant",
-    where,
-    read: () => read().catch((err) => {
-      throw new RoleflowError(`cannot read the apply journal (${where}): ${message2(err)}`);
-    }),
-    async append(text3) {
-      try {
-        const now = await read();
-        const joined = now === "" || now.endsWith("\n") ? now + text3 : `${now}
-${text3}`;
-        const content = trimJournal(joined, keep, MAX_SENT_ROLE_BYTES - FRAMING2 - Buffer.byteLength(DESCRIPTION));
-        if (content === void 0) throw new RoleflowError("the record is larger than a Role can hold");
-        const fields = { name: HISTORY_ROLE, description: DESCRIPTION, content };
-        if (held === void 0) held = { id: (await client.createRole(fields)).id, ...fields };
-        else await client.updateRole(held.id, fields);
-      } catch (err) {
-        throw new RoleflowError(`cannot write the apply journal (${where}): ${message2(err)}`);
-      }
-    }
-  };
-}
-function message2(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-var DESCRIPTION, FRAMING2;
-var init_journal_role = __esm({
-  "src/tenant/journal-role.ts"() {
-    "use strict";
-    init_errors();
-    init_history();
-    init_plan();
-    init_sent_size();
-    DESCRIPTION = "The apply journal of roleflow (history.store: tenant): one JSON record a line. Written by roleflow; do not edit.";
-    FRAMING2 = 1024;
-  }
-});
-
-// src/run/journal.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { resolve as resolve13 } from "node:path";
-function openJournal(cwd, config, tenant) {
-  return config.history.store === "tenant" ? tenantJournal(tenant.client, config.history.keep) : fileJournal(cwd, config, tenant.target.name);
-}
-async function journalMeta(cwd, env, config, given = {}) {
-  const actor = env["GITHUB_ACTOR"] || await gitUserName(cwd) || env["USER"] || env["USERNAME"] || "unknown";
-  const commit = given.commit !== void 0 ? given.commit : (await currentCommit(cwd, env)).commit ?? null;
-  const ref2 = env["GITHUB_REF"] || await currentBranch(cwd) || null;
-  const server = env["GITHUB_SERVER_URL"] || "https://github.com";
-  const run_url = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? `${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]}` : null;
-  let dirty = given.dirty ?? false;
-  if (given.dirty === void 0 && commit !== null) {
-    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve13(cwd, config.file)]];
-    const state = await treeState(cwd, paths);
-    dirty = state === void 0 || state.uncommitted.length > 0 || state.ignored.length > 0 || state.outside.length > 0;
-  }
-  return { actor, commit, ref: ref2, run_url, dirty };
-}
-async function withJournal(plan, remote, opts, apply2) {
-  const now = opts.now ?? (() => /* @__PURE__ */ new Date());
-  const { records: previous } = await readRecords(opts.store, opts.warn).catch((err) => {
-    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
-  });
-  const started = now();
-  const draft = {
-    id: recordId(started, randomBytes3(2).toString("hex")),
-    time: started.toISOString(),
-    meta: opts.meta,
-    command: opts.command,
-    plan,
-    remote: typeof remote === "function" ? await remote() : remote,
-    previous,
-    ...opts.rollbackOf !== void 0 && { rollbackOf: opts.rollbackOf },
-    ...opts.preview === true && { preview: true }
-  };
-  if (plan.changes.length === 0) {
-    const result2 = await apply2();
-    const state = stateAfter(draft, []);
-    if (JSON.stringify(state) === JSON.stringify(lastState(previous) ?? null)) return { ...result2, journal: { id: void 0 } };
-    return { ...result2, journal: await finish(opts, finishedRecord(draft, [], false, now().toISOString())) };
-  }
-  try {
-    await opts.store.append(recordLine(startedRecord(draft)));
-  } catch (err) {
-    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
-  }
-  const result = await apply2();
-  return { ...result, journal: await finish(opts, finishedRecord(draft, result.outcomes, result.interrupted, now().toISOString())) };
-}
-async function finish(opts, record) {
-  try {
-    await opts.store.append(recordLine(record));
-    return { id: record.id };
-  } catch (err) {
-    const error2 = `${err instanceof Error ? err.message : String(err)}: record ${record.id} was not completed and reads as interrupted`;
-    opts.warn(`error: ${error2}`);
-    return { id: record.id, error: error2 };
-  }
-}
-async function readRecords(store, warn) {
-  const read = readJournal(await store.read());
-  for (const s of read.skipped) warn(`warning: ${store.where}: line ${s.line} is not a journal record (${s.reason}): skipped`);
-  return read;
-}
-var init_journal = __esm({
-  "src/run/journal.ts"() {
-    "use strict";
-    init_errors();
-    init_history();
-    init_git_commit();
-    init_journal_file();
-    init_role_files();
-    init_journal_role();
   }
 });
 
@@ -77457,9 +77558,9 @@ function wsEndRule(test) {
   rule.quietMs = quietMs;
   return rule;
 }
-function httpsProgress(entries, history, rule, nowMs) {
+function httpsProgress(entries, history2, rule, nowMs) {
   const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const next = history2 && history2.signature === signature ? history2 : { signature, changedAtMs: nowMs };
   const failedStep = entries.find((e) => e.status !== "completed");
   if (failedStep) {
     const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
@@ -77514,7 +77615,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+    (t9) => t9.skip === void 0 && (t9.transports?.includes("ws") ?? true) && t9.until.node === void 0 && t9.until.messages === void 0
   );
 }
 var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
@@ -77579,7 +77680,7 @@ function selectRuns(files, options) {
 function transportsOf(test, options) {
   const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+  return ["https", "ws"].filter((t9) => declared.includes(t9) && (wanted === void 0 || wanted === t9));
 }
 function applyRepeat(test, repeat) {
   if (repeat === void 0) return test;
@@ -77783,7 +77884,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve24) => setTimeout(() => resolve24(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve25) => setTimeout(() => resolve25(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77809,7 +77910,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
+      sleep: (ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77821,7 +77922,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve24) => stop2 = () => resolve24(INTERRUPTED));
+          this.stopped = new Promise((resolve25) => stop2 = () => resolve25(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77849,8 +77950,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve24) => {
-              this.timer = setTimeout(() => resolve24(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve25) => {
+              this.timer = setTimeout(() => resolve25(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -77892,15 +77993,15 @@ async function runHttps(client, test, inputs, options = {}) {
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
     const rule = httpsEndRule(test);
-    let history;
+    let history2;
     let steps = [];
     for (; ; ) {
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
       if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
-      const progress = httpsProgress(steps, history, rule, answeredAt);
-      history = progress.history;
+      const progress = httpsProgress(steps, history2, rule, answeredAt);
+      history2 = progress.history;
       if (progress.state === "done") {
         rememberPace(paces, test.flow, steps);
         if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
@@ -78358,8 +78459,7 @@ async function runSide(s) {
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const meta = await journalMeta(opts.cwd, opts.env, s.config, { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false });
-    const journal = { store: openJournal(opts.cwd, opts.config, tenant), command: "preview", preview: true, meta, warn: ports.note };
+    const journal = await journalFor(opts.cwd, opts.env, opts.config, tenant, "preview", ports.note, { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false, preview: true });
     const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
       outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted }),
       interrupted: ports.signal.aborted
@@ -78614,7 +78714,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t9) => `<th>${t9}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -78730,7 +78830,7 @@ function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
   const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const changed = doc.tests.filter((t9) => t9.base?.verdict !== t9.head?.verdict || t9.outputs_changed || t9.steps_changed);
   const s = doc.summary;
   const body = `<main>
 <header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
@@ -78742,24 +78842,24 @@ ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests
 ${doc.tests.map(row).join("\n")}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t9) => sideBySide(t9, base.get(key(t9)), head.get(key(t9)))).join("\n")}
 </section>
 </main>`;
   return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
 }
-function row(t6) {
-  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+function row(t9) {
+  const what = [t9.base?.verdict !== t9.head?.verdict && "verdict", t9.outputs_changed && "outputs", t9.steps_changed && "steps", (t9.wall?.verdict === "regression" || t9.wall?.verdict === "improvement" || t9.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t9.base?.verdict !== t9.head?.verdict}"><td class="mono">${esc(t9.id)}</td><td>${t9.transport}</td>${verdictCell(t9.base)}${verdictCell(t9.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
 }
 function verdictCell(side2) {
   if (side2 === null) return '<td class="muted">not run</td>';
   const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
   return `<td class="${cls}">${side2.verdict}</td>`;
 }
-function sideBySide(t6, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
-<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
-${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+function sideBySide(t9, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t9.id}-${t9.transport}`))}"><h3 class="mono">${esc(t9.id)} [${t9.transport}] <span class="muted">${esc(`${t9.file}:${t9.line}`)}</span></h3>
+<div class="sides">${side("Base", t9.base, b)}${side("Head", t9.head, h)}</div>
+${t9.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t9.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
 </article>`;
 }
 function side(label, verdict2, r) {
@@ -79155,10 +79255,10 @@ function renderComparison(c, files, format) {
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t6 of c.tests) {
-    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
-    out.push(`  ${metricText("wall-clock", t6.wall)}`);
-    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t9 of c.tests) {
+    out.push(`${escapeControls(t9.id)} [${t9.transport}]  ${passRate(t9.base)} → ${passRate(t9.head)}`);
+    out.push(`  ${metricText("wall-clock", t9.wall)}`);
+    for (const s of t9.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -79177,11 +79277,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t6 of c.tests) {
-      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t9 of c.tests) {
+      const rows = [["wall-clock", t9.wall], ...t9.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t9.base)} → ${passRate(t9.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t9.id) : ""} | ${i === 0 ? t9.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -79227,7 +79327,7 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t9) => t9.id === r.id && t9.transport === r.transport)?.head.message ?? "";
 }
 function code2(text3) {
   return escapeControls(text3).replace(/`/g, "'");
@@ -79704,9 +79804,9 @@ async function validateSources(cwd, roles, flows, options) {
     if (loaded.ok) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
+      const tenants = (options.tenants ?? []).map((t9) => ({ ...t9, files: filesForTenant(loaded.value, t9.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t9) => t9.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
@@ -79720,11 +79820,11 @@ async function validateSources(cwd, roles, flows, options) {
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t6) => ({
-    file: t6.file,
-    line: t6.line,
-    col: t6.col,
-    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t9) => ({
+    file: t9.file,
+    line: t9.line,
+    col: t9.col,
+    message: `warning: test "${t9.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 var init_validate = __esm({
@@ -79737,6 +79837,512 @@ var init_validate = __esm({
     init_roles();
     init_role_files();
     init_source_files();
+  }
+});
+
+// src/core/drift/classify.ts
+function lastApplied(records) {
+  let applied;
+  for (const record of records) {
+    if (record.state !== void 0) {
+      applied = new Map(Object.entries(record.state).map(([name, sha]) => [name, /* @__PURE__ */ new Set([sha])]));
+      continue;
+    }
+    applied ??= /* @__PURE__ */ new Map();
+    for (const change2 of record.changes) {
+      const from = change2.renamed_from ?? change2.name;
+      widen(applied, from, change2.action === "create" ? ABSENT : change2.before_sha256);
+      widen(applied, change2.name, change2.action === "delete" ? ABSENT : change2.after_sha256);
+      if (from !== change2.name) widen(applied, from, ABSENT);
+    }
+  }
+  return applied;
+}
+function widen(applied, name, sha) {
+  const set = applied.get(name) ?? /* @__PURE__ */ new Set([ABSENT]);
+  if (sha !== void 0) set.add(sha);
+  applied.set(name, set);
+}
+function classify(files, tenant, applied, name) {
+  if (files === tenant) return "in_sync";
+  if (applied === void 0) return "unclassified";
+  const left = applied.get(name) ?? /* @__PURE__ */ new Set([ABSENT]);
+  if (left.has(tenant)) return "pending";
+  if (tenant === ABSENT) return "deleted_outside";
+  if (files === ABSENT && [...left].every((sha) => sha === ABSENT)) return "created_outside";
+  return left.has(files) ? "drifted" : "conflict";
+}
+function driftExitCode(statuses) {
+  let code3 = 0;
+  for (const status of statuses) {
+    if (DRIFT_FOUND.has(status)) return 5;
+    if (status !== "in_sync") code3 = 2;
+  }
+  return code3;
+}
+var DRIFT_STATUSES, DRIFT_FOUND, ABSENT;
+var init_classify = __esm({
+  "src/core/drift/classify.ts"() {
+    "use strict";
+    DRIFT_STATUSES = ["drifted", "conflict", "created_outside", "deleted_outside", "pending", "unclassified", "in_sync"];
+    DRIFT_FOUND = /* @__PURE__ */ new Set(["drifted", "conflict", "created_outside", "deleted_outside"]);
+    ABSENT = "absent";
+  }
+});
+
+// src/core/drift/remedy.ts
+function driftRemedy(status, tenant, name) {
+  const t9 = `--tenant ${shellWord(tenant)} --target ${shellWord(name)}`;
+  switch (status) {
+    case "in_sync":
+      return void 0;
+    case "pending":
+      return `roleflow apply ${t9} applies the files`;
+    case "drifted":
+      return `roleflow apply ${t9} reverts the tenant to the files; roleflow pull ${t9} --force adopts the tenant's version into the files (for a pull request)`;
+    case "conflict":
+      return `roleflow plan ${t9} shows both; roleflow apply ${t9} keeps the files' version, roleflow pull ${t9} --force the tenant's`;
+    case "created_outside":
+      return `roleflow pull ${t9} adopts it into the files; roleflow apply ${t9} --prune deletes it`;
+    case "deleted_outside":
+      return `roleflow apply ${t9} creates it again; or delete its role file to let it go`;
+    case "unclassified":
+      return `roleflow plan ${t9} shows the difference (the journal has no record yet: apply once to start it)`;
+  }
+}
+var init_remedy = __esm({
+  "src/core/drift/remedy.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
+// src/core/drift/report.ts
+function isDriftError(entry) {
+  return "error" in entry;
+}
+function tenantDrift(input) {
+  const ignored = globMatcher(input.ignore);
+  const hidden = globMatcher(input.hide);
+  const applied = lastApplied(input.records);
+  const files = /* @__PURE__ */ new Map();
+  for (const f of input.files) if (ignored(f.name) === void 0) files.set(f.name, roleSha(f));
+  const remote = /* @__PURE__ */ new Map();
+  for (const r of input.remote) {
+    if (r.name === HISTORY_ROLE || ignored(r.name) !== void 0) continue;
+    remote.set(r.name, [...remote.get(r.name) ?? [], r]);
+  }
+  const names = /* @__PURE__ */ new Set([...files.keys(), ...remote.keys(), ...applied === void 0 ? [] : [...applied.keys()].filter((n) => ignored(n) === void 0)]);
+  const roles = [];
+  let hiddenCount = 0;
+  for (const name of names) {
+    if (hidden(name) !== void 0) {
+      hiddenCount++;
+      continue;
+    }
+    const held = remote.get(name) ?? [];
+    const tenantSha = held.length === 0 ? ABSENT : held.map(roleSha).sort().join(" ");
+    const filesSha = files.get(name) ?? ABSENT;
+    const status = classify(filesSha, tenantSha, applied, name);
+    const left = applied?.get(name);
+    const remedy = driftRemedy(status, input.tenant, name);
+    roles.push({
+      name,
+      status,
+      ...held.length > 0 && { ids: held.map((r) => r.id) },
+      files_sha256: orNull(filesSha),
+      tenant_sha256: orNull(tenantSha),
+      ...applied !== void 0 && { applied_sha256: [...left ?? [ABSENT]].map(orNull) },
+      ...remedy !== void 0 && { remedy }
+    });
+  }
+  const rank3 = (s) => DRIFT_STATUSES.indexOf(s);
+  roles.sort((a, b) => rank3(a.status) - rank3(b.status) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const summary2 = Object.fromEntries(DRIFT_STATUSES.map((s) => [s, 0]));
+  for (const r of roles) summary2[r.status]++;
+  const last = input.records.at(-1);
+  return {
+    tenant: input.tenant,
+    journal: last === void 0 ? null : { records: input.records.length, last: { id: last.id, time: last.time, actor: last.actor, commit: last.commit, status: last.status } },
+    summary: summary2,
+    roles,
+    hidden: hiddenCount
+  };
+}
+function orNull(sha) {
+  return sha === ABSENT ? null : sha;
+}
+var DRIFT_FORMAT_VERSION;
+var init_report = __esm({
+  "src/core/drift/report.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_record();
+    init_classify();
+    init_remedy();
+    DRIFT_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/drift/render.ts
+function driftLabel(status) {
+  return WORDS[status].label;
+}
+function renderDriftText(doc) {
+  const several2 = doc.tenants.length > 1;
+  return doc.tenants.map((t9) => [...several2 ? [`=== tenant ${showName(t9.tenant)} ===`] : [], ...isDriftError(t9) ? [`Tenant ${quote(t9.tenant)} could not be asked: ${escapeControls(t9.error.message)}`] : tenantLines(t9)].join("\n")).join("\n\n");
+}
+function tenantLines(t9) {
+  const lines2 = [];
+  const last = t9.journal?.last;
+  lines2.push(
+    last === void 0 ? `Tenant ${quote(t9.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t9.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
+  );
+  for (const role of t9.roles) {
+    if (role.status === "in_sync") continue;
+    const w = WORDS[role.status];
+    lines2.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
+    lines2.push(`      ${role.remedy}`);
+  }
+  lines2.push(summaryLine2(t9));
+  return lines2;
+}
+function several(role) {
+  return (role.ids?.length ?? 0) > 1 ? ` (the tenant holds ${role.ids.length} Roles of this name)` : "";
+}
+function summaryLine2(t9) {
+  const parts = DRIFT_STATUSES.filter((s) => t9.summary[s] > 0).map((s) => `${t9.summary[s]} ${WORDS[s].label}`);
+  const hidden = t9.hidden > 0 ? `; ${plural(t9.hidden, "Role")} hidden by drift.ignore` : "";
+  return `Drift: ${parts.length === 0 ? "no Roles" : parts.join(", ")}${hidden}.`;
+}
+function driftMarker(tenant) {
+  return `roleflow:drift:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+}
+function driftIssue(t9, footer = "") {
+  const marker = driftMarker(t9.tenant);
+  const found = t9.roles.filter((r) => DRIFT_FOUND.has(r.status));
+  const shown = t9.roles.filter((r) => r.status !== "in_sync");
+  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t9.tenant)}`, "", `**${mdText(summaryLine2(t9))}**`, ""];
+  if (found.length === 0) lines2.push("Nothing changed on the tenant behind roleflow's back: this issue is closed.", "");
+  if (shown.length > 0) {
+    lines2.push("| Role | status | what settles it |", "|---|---|---|");
+    for (const r of shown.slice(0, MAX_ROWS)) lines2.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy)} |`);
+    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t9.tenant)}\` lists them all.`);
+    lines2.push("");
+  }
+  lines2.push("`drifted`: changed on the tenant since roleflow applied it. `pending`: merged, not applied yet. `roleflow apply` reverts a drift; `roleflow pull --target NAME` adopts a hand edit into the files for a pull request.");
+  if (footer !== "") lines2.push("", footer);
+  return { marker, title: `roleflow drift: tenant ${escapeControls(t9.tenant)}`, body: `${lines2.join("\n")}
+`, open: found.length > 0 };
+}
+var WORDS, MAX_ROWS;
+var init_render3 = __esm({
+  "src/core/drift/render.ts"() {
+    "use strict";
+    init_safe_text();
+    init_markdown_parts();
+    init_display();
+    init_classify();
+    init_report();
+    WORDS = {
+      in_sync: { label: "in sync", sign: "=", meaning: "the tenant holds what the files say" },
+      pending: { label: "pending", sign: ">", meaning: "the files changed since roleflow last applied them; the tenant is as roleflow left it" },
+      drifted: { label: "drifted", sign: "!", meaning: "changed on the tenant since roleflow last applied it; the files are as applied" },
+      conflict: { label: "conflict", sign: "!", meaning: "changed on the tenant and in the files since roleflow last applied it" },
+      created_outside: { label: "created outside", sign: "+", meaning: "on the tenant, never applied by roleflow, and in no role file" },
+      deleted_outside: { label: "deleted outside", sign: "-", meaning: "roleflow applied it, and the tenant no longer holds it" },
+      unclassified: { label: "unclassified", sign: "?", meaning: "the files and the tenant differ; the journal has no record to tell why" }
+    };
+    MAX_ROWS = 200;
+  }
+});
+
+// src/core/drift/index.ts
+var drift_exports = {};
+__export(drift_exports, {
+  ABSENT: () => ABSENT,
+  DRIFT_FORMAT_VERSION: () => DRIFT_FORMAT_VERSION,
+  DRIFT_FOUND: () => DRIFT_FOUND,
+  DRIFT_STATUSES: () => DRIFT_STATUSES,
+  classify: () => classify,
+  driftExitCode: () => driftExitCode,
+  driftIssue: () => driftIssue,
+  driftLabel: () => driftLabel,
+  driftMarker: () => driftMarker,
+  driftRemedy: () => driftRemedy,
+  isDriftError: () => isDriftError,
+  lastApplied: () => lastApplied,
+  renderDriftText: () => renderDriftText,
+  summaryLine: () => summaryLine2,
+  tenantDrift: () => tenantDrift
+});
+var init_drift = __esm({
+  "src/core/drift/index.ts"() {
+    "use strict";
+    init_classify();
+    init_report();
+    init_render3();
+    init_remedy();
+  }
+});
+
+// src/run/drift.ts
+var drift_exports2 = {};
+__export(drift_exports2, {
+  drift: () => drift
+});
+async function drift(opts, ports) {
+  const { cwd, config } = opts;
+  const files = await loadRoleFiles(cwd, rolesDirOf(cwd, config, opts.roles));
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const tenants = [];
+  for (const name of opts.tenants) {
+    const rendered2 = roleFilesForTenant(files.value, name, tenantVars(config, name));
+    if (!rendered2.ok) throw new InvalidFilesError(rendered2.issues);
+    const tenant = await ports.open(name);
+    try {
+      const remote = await tenant.client.listRoles();
+      const { records } = await readRecords(openJournal(cwd, config, tenant), ports.warn);
+      tenants.push(tenantDrift({ tenant: name, files: rendered2.value.kept, remote, records, ignore: config.roles.ignore, hide: config.drift.ignore }));
+    } catch (error2) {
+      if (!isTenantFailure(error2) || opts.tenants.length === 1) throw error2;
+      tenants.push({ tenant: name, error: { code: error2.code, message: error2.message } });
+    } finally {
+      await tenant.close();
+    }
+  }
+  return { format_version: DRIFT_FORMAT_VERSION, tenants };
+}
+var init_drift2 = __esm({
+  "src/run/drift.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_drift();
+    init_roles();
+    init_tenants();
+    init_role_files();
+    init_journal();
+  }
+});
+
+// src/run/role-contents.ts
+function commitsBefore(records, upTo) {
+  return records.slice(0, upTo + 1).reverse().map((r) => r.commit);
+}
+var MAX_COMMITS, RoleContents;
+var init_role_contents = __esm({
+  "src/run/role-contents.ts"() {
+    "use strict";
+    init_config();
+    init_history();
+    init_roles();
+    init_commit_roles();
+    MAX_COMMITS = 30;
+    RoleContents = class {
+      constructor(cwd, config, tenant, records) {
+        this.cwd = cwd;
+        this.config = config;
+        this.tenant = tenant;
+        for (const r of records) for (const [sha, fields] of Object.entries(r.before_content ?? {})) if (roleSha(fields) === sha) this.kept.set(sha, fields);
+      }
+      kept = /* @__PURE__ */ new Map();
+      commits = /* @__PURE__ */ new Map();
+      /** The fields of `sha`: kept by the journal, else in the first of `commits` (newest first) that holds them. */
+      async find(sha, commits) {
+        const kept = this.kept.get(sha);
+        if (kept !== void 0) return kept;
+        const distinct = [...new Set(commits.filter((c) => c !== null))].slice(0, MAX_COMMITS);
+        for (const commit of distinct) {
+          const found = (await this.rolesAt(commit)).get(sha);
+          if (found !== void 0) return found;
+        }
+        return void 0;
+      }
+      rolesAt(commit) {
+        let roles = this.commits.get(commit);
+        if (roles === void 0) {
+          roles = this.read(commit);
+          this.commits.set(commit, roles);
+        }
+        return roles;
+      }
+      async read(commit) {
+        const found = /* @__PURE__ */ new Map();
+        try {
+          const at = await loadCommitRoles(this.cwd, this.config, commit, void 0);
+          const rendered2 = roleFilesForTenant(at.files, this.tenant, tenantVars(at.config, this.tenant));
+          if (!rendered2.ok) return found;
+          for (const f of rendered2.value.kept) {
+            const fields = { name: f.name, description: f.description, content: f.content };
+            found.set(roleSha(fields), fields);
+          }
+        } catch {
+        }
+        return found;
+      }
+    };
+  }
+});
+
+// src/run/history.ts
+var history_exports2 = {};
+__export(history_exports2, {
+  findRecord: () => findRecord,
+  history: () => history,
+  journalRecords: () => journalRecords,
+  showRecord: () => showRecord
+});
+async function journalRecords(cwd, config, tenant, ports) {
+  if (config.history.store === "file") {
+    const store = fileJournal(cwd, config, tenant);
+    return { ...await readRecords(store, ports.warn), store };
+  }
+  const open5 = await ports.open(tenant);
+  try {
+    const store = openJournal(cwd, config, open5);
+    return { ...await readRecords(store, ports.warn), store };
+  } finally {
+    await open5.close();
+  }
+}
+async function history(opts, ports) {
+  const { records, store, skipped: skipped2 } = await journalRecords(opts.cwd, opts.config, opts.tenant, ports);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    tenant: opts.tenant,
+    store: store.kind === "file" ? { kind: "file", path: store.where } : { kind: "tenant", role: HISTORY_ROLE },
+    total: records.length,
+    records: records.slice(-opts.limit).reverse().map(({ before_content: _content, ...record }) => record),
+    skipped: skipped2
+  };
+}
+function findRecord(records, id, tenant) {
+  const exact = records.findIndex((r) => r.id === id);
+  if (exact !== -1) return exact;
+  const matches = id === "" ? [] : records.flatMap((r, i) => r.id.startsWith(id) ? [i] : []);
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) throw new RoleflowError(`${quote(id)} is the start of ${matches.length} journal records of tenant ${quote(tenant)} (${matches.slice(0, 3).map((i) => records[i].id).join(", ")}…): give more of the id`, "usage");
+  throw new RoleflowError(`no journal record ${quote(id)} for tenant ${quote(tenant)}: roleflow history --tenant ${showName(tenant)} lists them`, "usage");
+}
+async function showRecord(opts, ports) {
+  const { records } = await journalRecords(opts.cwd, opts.config, opts.tenant, ports);
+  const index = findRecord(records, opts.id, opts.tenant);
+  const record = records[index];
+  if (!opts.diff) return { record };
+  const contents = new RoleContents(opts.cwd, opts.config, opts.tenant, records);
+  const before = commitsBefore(records, index - 1);
+  const after2 = [record.commit, ...before];
+  const side2 = async (sha, commits) => {
+    if (sha === void 0) return void 0;
+    return await contents.find(sha, commits) ?? { missing: `the content of ${sha.slice(0, 15)}… is neither kept by the journal nor in the role files of the commits it names` };
+  };
+  const diffs = [];
+  for (const change2 of record.changes) diffs.push({ before: await side2(change2.before_sha256, before), after: await side2(change2.after_sha256, after2) });
+  return { record, diffs };
+}
+var init_history2 = __esm({
+  "src/run/history.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_roles();
+    init_journal_file();
+    init_journal();
+    init_role_contents();
+  }
+});
+
+// src/run/rollback.ts
+var rollback_exports = {};
+__export(rollback_exports, {
+  planRollback: () => planRollback
+});
+async function planRollback(opts, ports) {
+  const tenant = await ports.open();
+  let target;
+  try {
+    const { records } = await readRecords(openJournal(opts.cwd, opts.config, tenant), ports.warn);
+    target = await rollbackTarget(opts, records, tenant.target.name);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  const fresh = await makeFreshPlan({
+    cwd: opts.cwd,
+    config: target.config,
+    rolesDir: rolesDirOf(opts.cwd, opts.config, void 0),
+    prune: opts.prune,
+    allowEmptyPrune: opts.allowEmptyPrune,
+    open: () => Promise.resolve(tenant),
+    now: opts.now,
+    files: Promise.resolve({ ok: true, value: target.files })
+  });
+  fresh.plan.rollback_of = target.rollbackOf;
+  return { ...fresh, rollbackOf: target.rollbackOf, target: target.target, commit: target.commit };
+}
+async function rollbackTarget(opts, records, tenant) {
+  const exact = records.findIndex((r) => r.id === opts.to);
+  if (exact !== -1) return recordTarget(opts, records, exact, tenant);
+  const commit = await resolveCommit(opts.cwd, opts.to).catch(() => void 0);
+  const prefixed = records.filter((r) => opts.to !== "" && r.id.startsWith(opts.to));
+  if (commit !== void 0 && prefixed.length > 0) {
+    throw new RoleflowError(`${quote(opts.to)} names both commit ${commit.commit.slice(0, 12)} and journal record ${prefixed[0].id}: give the whole id, or more of the commit`, "usage");
+  }
+  if (commit !== void 0) {
+    const at = await loadCommitRoles(opts.cwd, opts.config, opts.to, void 0);
+    return { files: at.files, config: at.config, rollbackOf: at.at.commit, target: `commit ${at.at.commit.slice(0, 7)} (${opts.to})`, commit: at.at.commit };
+  }
+  if (prefixed.length === 0) {
+    throw new RoleflowError(`${quote(opts.to)} is neither a journal record of tenant ${quote(tenant)} (roleflow history lists them) nor a commit of this repository`, "usage");
+  }
+  return recordTarget(opts, records, findRecord(records, opts.to, tenant), tenant);
+}
+async function recordTarget(opts, records, index, tenant) {
+  const record = records[index];
+  const state = new Map(Object.entries(record.state ?? lastState(records.slice(0, index)) ?? {}));
+  const pinned = /* @__PURE__ */ new Map();
+  for (const change2 of [...record.changes].reverse()) {
+    state.delete(change2.name);
+    if (change2.action === "create" || change2.before_sha256 === void 0) continue;
+    const name = change2.renamed_from ?? change2.name;
+    state.set(name, change2.before_sha256);
+    if (change2.renamed_from !== void 0 && change2.id !== void 0) pinned.set(name, change2.id);
+  }
+  const contents = new RoleContents(opts.cwd, opts.config, tenant, records);
+  const commits = commitsBefore(records, index);
+  const files = [];
+  const unknown = [];
+  for (const [name, sha] of [...state.entries()].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const fields = await contents.find(sha, commits);
+    if (fields === void 0) {
+      unknown.push(name);
+      continue;
+    }
+    const id = pinned.get(name);
+    files.push({ file: `record ${record.id}: ${name}`, name: fields.name, description: escapeVars(fields.description), content: escapeVars(fields.content), ...id !== void 0 && { id }, at: { name: { line: 1, col: 1 } } });
+  }
+  if (unknown.length > 0) {
+    throw new RoleflowError(
+      `cannot roll tenant ${quote(tenant)} back to before record ${record.id}: the content of ${unknown.map((n) => quote(n)).join(", ")} is neither kept by the journal nor in the role files of the commits it names (roleflow rollback --to COMMIT goes back to a commit's files)`
+    );
+  }
+  return { files, config: opts.config, rollbackOf: record.id, target: `the tenant before record ${record.id}`, commit: null };
+}
+var init_rollback = __esm({
+  "src/run/rollback.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_roles();
+    init_commit_roles();
+    init_git_tree();
+    init_role_files();
+    init_history2();
+    init_journal();
+    init_plan2();
+    init_role_contents();
   }
 });
 
@@ -80192,9 +80798,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve24, reject2) {
-            return setTimeout(resolve24, t6);
+        yieldLoop(t9 = 0) {
+          return new this.Promise(function(resolve25, reject2) {
+            return setTimeout(resolve25, t9);
           });
         }
         computePenalty() {
@@ -80405,15 +81011,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve24, returned, task;
+          var args, cb, error2, reject2, resolve25, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve24, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve25, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve24(returned);
+                  return resolve25(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -80428,13 +81034,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve24;
-          resolve24 = reject2 = null;
+          var promise, reject2, resolve25;
+          resolve25 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve24 = _resolve;
+            resolve25 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve24, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve25, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -80835,14 +81441,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve24, reject2) => {
+              return new this.Promise((resolve25, reject2) => {
                 if (finished()) {
-                  return resolve24();
+                  return resolve25();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve24();
+                      return resolve25();
                     }
                   });
                 }
@@ -80935,9 +81541,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve24, reject2) {
+              return new this.Promise(function(resolve25, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve24)(args3);
+                  return (args3[0] != null ? reject2 : resolve25)(args3);
                 });
               });
             };
@@ -81237,11 +81843,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve25) {
+      resolve25(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve25, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81257,7 +81863,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81536,11 +82142,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve25) {
+      resolve25(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve25, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81556,7 +82162,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81859,7 +82465,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
+var import_clipanion20 = __toESM(require_advanced(), 1);
 
 // src/commands/error-line.ts
 init_errors();
@@ -81902,7 +82508,7 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // src/commands/roles/apply-saved.ts
 init_exit_codes();
@@ -81986,9 +82592,15 @@ async function approveFreshPlans(command, plans, shown, flags) {
   command.io.err("Apply cancelled: nothing was changed.");
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
-async function carryOutPlan(command, plan, tenant, flags, several2 = false) {
+async function carryOutPlan(command, plan, tenant, flags, several2 = false, remote) {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
-  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
+  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }, { journalFor: journalFor2, withJournal: withJournal2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports)), Promise.resolve().then(() => (init_journal(), journal_exports))]);
+  const saved = plan.rollback_of === void 0 ? {} : { command: "rollback", rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
+  const { config, command: verb, rollbackOf, commit } = { ...flags.journal, ...saved };
+  const journal = await journalFor2(command.context.cwd, command.context.env, config, tenant, verb, (line) => command.io.err(line), {
+    ...rollbackOf !== void 0 && { rollbackOf },
+    ...commit !== void 0 && { commit, dirty: false }
+  });
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text3) => command.io.out(text3));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {
@@ -81996,21 +82608,27 @@ async function carryOutPlan(command, plan, tenant, flags, several2 = false) {
     command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
   });
   live.count("applying", 0, plan.changes.length);
-  const run2 = await applyPlan2(plan, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
-      live.count("applying", done, total);
-      if (!flags.json) live.add(outcomeLine2(outcome));
-    }
-  });
+  const run2 = await withJournal2(
+    plan,
+    remote ?? (() => tenant.client.listRoles()),
+    journal,
+    () => applyPlan2(plan, tenant.client, {
+      concurrency: flags.concurrency,
+      protect: flags.protect,
+      stopped: () => interruption.aborted,
+      onOutcome: (outcome, done, total) => {
+        live.count("applying", done, total);
+        if (!flags.json) live.add(outcomeLine2(outcome));
+      }
+    })
+  );
   live.finish();
   command.io.showLiveLine(void 0);
   const end = applyEnd2(run2, several2 ? plan.tenant.name : void 0);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
   if (end.err.length > 0) command.io.err(end.err.join("\n"));
-  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
+  const code3 = !end.ok ? run2.interrupted ? ExitCode.Interrupted : ExitCode.Error : run2.journal.error !== void 0 ? ExitCode.Error : ExitCode.Ok;
+  return ended(code3, plan, end.status, run2.outcomes, run2.journal.error === void 0 ? [] : [run2.journal.error]);
 }
 async function printApplyJson(command, ends, several2) {
   const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
@@ -82044,7 +82662,7 @@ async function applySavedTenants(command, config, planFile, saved, flags) {
   const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
   const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
   const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+  const closeAll = () => Promise.all(opened.map((t9) => t9.close().catch(() => void 0)));
   const checks = await checkSavedTenants2(steps).catch(async (error2) => {
     await closeAll();
     throw error2;
@@ -82475,12 +83093,12 @@ var ApplyCommand = class extends PlanningCommand {
     const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
     if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, journal: { config, command: "apply" } };
     const several2 = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
     if (several2 !== void 0) return this.applyFreshTenants(config, several2, flags);
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
+      const saved = await readSavedPlanFile2(resolve7(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
@@ -82497,7 +83115,7 @@ var ApplyCommand = class extends PlanningCommand {
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     if (approved !== "approved") return this.finish(approved, void 0);
-    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], void 0);
+    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)], void 0);
   }
   /**
    * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
@@ -82523,7 +83141,7 @@ var ApplyCommand = class extends PlanningCommand {
     const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
     });
     return this.finish(run2.ended, run2);
   }
@@ -82583,7 +83201,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -82631,7 +83249,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve7(this.context.cwd, this.dir ?? ".");
+    const dir = resolve8(this.context.cwd, this.dir ?? ".");
     const tenant = this.tenantOption();
     if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
       throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
@@ -82679,7 +83297,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/roles/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 init_errors();
 init_exit_codes();
 init_display();
@@ -82780,7 +83398,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, outFile), plan);
+      await savePlan2(resolve9(this.context.cwd, outFile), plan);
       const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
       const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
@@ -82842,7 +83460,7 @@ var PlanCommand = class extends PlanningCommand {
     }
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
+      await savePlan2(resolve9(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
@@ -82852,7 +83470,7 @@ var PlanCommand = class extends PlanningCommand {
   async notSaved(why2) {
     if (this.outFile === void 0) return;
     const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why2));
+    this.io.err(await planNotSavedLine2(resolve9(this.context.cwd, this.outFile), this.outFile, why2));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -83075,9 +83693,9 @@ var PromoteCommand = class extends TenantAccessCommand {
     if (this.outFile !== void 0) return this.savePlan(shown, plan);
     const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: "promote" } };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
+    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
     return ends[0].code;
   }
@@ -83118,15 +83736,21 @@ var PullCommand = class extends TenantCommand {
       \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
       \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
       (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
+
+      \`--target NAME_OR_GLOB\` (repeatable) pulls only the Roles it matches, and speaks only of
+      their files: \`roleflow drift\` names it to adopt a hand edit into the files. The apply
+      journal's Role (\`roleflow.history\`) is never pulled.
     `,
     examples: [
       ["Adopt the default tenant into roles/", "roleflow pull"],
       ["Pull staging into another folder", "roleflow pull --tenant staging --roles staging-roles"],
-      ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
+      ["Overwrite local edits with what the tenant holds", "roleflow pull --force"],
+      ["Adopt one Role edited on the tenant into its file (drift said it drifted)", "roleflow pull --target support-agent --force"]
     ]
   });
   roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
   force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  target = import_clipanion10.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files" });
   json = import_clipanion10.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -83142,7 +83766,7 @@ var PullCommand = class extends TenantCommand {
       const remote = await tenant.client.listRoles();
       const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
       const name = tenant.target.name;
-      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name) });
+      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name), ...this.target && { targets: this.target } });
     } finally {
       await tenant.close();
     }
@@ -83657,8 +84281,234 @@ function plural2(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+// src/commands/history/drift.ts
+var import_clipanion16 = __toESM(require_advanced(), 1);
+var t6 = __toESM(require_lib(), 1);
+var DriftCommand = class extends ManyTenantsCommand {
+  static paths = [["drift"]];
+  static usage = import_clipanion16.Command.Usage({
+    category: "History, rollback and drift",
+    description: "How each Role stands against the files and what roleflow last applied (read-only)",
+    details: `
+      Read-only, whatever its flags: it lists the tenant and reads the journal, and sends no change.
+      Each Role is \`in sync\` (the tenant holds what the files say), \`pending\` (the files changed
+      since roleflow last applied them; the tenant is as applied: a merge not applied yet),
+      \`drifted\` (changed on the tenant since roleflow applied it; the files are as applied: a hand
+      edit), \`conflict\` (both changed), \`created outside\` (on the tenant, never applied, in no
+      file) or \`deleted outside\` (applied, gone from the tenant). Without a journal, a difference
+      is \`unclassified\`. Each line names what settles it: \`apply\` puts the files back on the
+      tenant, \`pull --target NAME --force\` adopts a hand edit into the files.
+
+      \`drift.ignore\` globs in the config hide expected noise. \`--detailed-exitcode\`: 0 clean, 2
+      pending (or unclassified) Roles only, 5 a Role drifted, in conflict, or created or deleted
+      outside roleflow. \`--json\` is \`schemas/drift.schema.json\`; \`--notify issue\` adds each
+      tenant's GitHub issue (\`<!-- roleflow:drift:TENANT -->\`, open while anything drifted), which
+      the Action's \`command: drift\` with \`notify: issue\` opens, updates or closes.
+    `,
+    examples: [
+      ["Is production as roleflow left it?", "roleflow drift --tenant production"],
+      ["Nightly, every tenant (0 clean, 2 pending, 5 drifted)", "roleflow drift --all-tenants --detailed-exitcode"]
+    ]
+  });
+  roles = import_clipanion16.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  json = import_clipanion16.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  detailedExitcode = import_clipanion16.Option.Boolean("--detailed-exitcode", false, { description: "Exit 5 when a Role drifted, 2 when Roles are pending only, 0 when clean" });
+  notify = import_clipanion16.Option.String("--notify", { description: "issue: add each tenant's GitHub issue to the result (the Action posts it)", validator: t6.isEnum(["issue"]) });
+  async execute() {
+    const [{ drift: drift2 }, core, { tenantNameOf: tenantNameOf2 }, { quote: quote2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_drift2(), drift_exports2)),
+      Promise.resolve().then(() => (init_drift(), drift_exports)),
+      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)),
+      Promise.resolve().then(() => (init_roles(), roles_exports))
+    ]);
+    const config = await this.loadConfig();
+    const several2 = await this.severalTenants(config);
+    const names = several2 ?? [tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
+    const open5 = (name) => several2 === void 0 ? this.openTenant(config) : this.openTenantWith(config, { tenant: name }, true);
+    const doc = await drift2({ cwd: this.context.cwd, config, tenants: names, roles: this.roles }, { open: open5, warn: (line) => this.io.err(line) });
+    const reported = doc.tenants.filter((entry) => !core.isDriftError(entry));
+    if (this.notify === "issue") for (const entry of reported) entry.issue = core.driftIssue(entry);
+    if (this.json) this.io.outJson(doc);
+    else {
+      this.io.out(core.renderDriftText(doc));
+      for (const entry of reported) {
+        if (entry.issue === void 0) continue;
+        this.io.err(`notify: the issue of tenant ${quote2(entry.tenant)} is to be ${entry.issue.open ? "open" : "closed"}: the Action's command: drift with notify: issue posts it (--json holds its title and body)`);
+      }
+    }
+    const failed3 = doc.tenants.filter(core.isDriftError);
+    for (const entry of failed3) this.io.err(`error: tenant ${quote2(entry.tenant)}: ${entry.error.message}`);
+    if (failed3.length > 0) return 1;
+    return this.detailedExitcode ? core.driftExitCode(reported.flatMap((entry) => entry.roles.map((r) => r.status))) : 0;
+  }
+};
+
+// src/commands/history/history.ts
+var import_clipanion17 = __toESM(require_advanced(), 1);
+var t7 = __toESM(require_lib(), 1);
+var HistoryCommand = class extends TenantCommand {
+  static paths = [["history"]];
+  static usage = import_clipanion17.Command.Usage({
+    category: "History, rollback and drift",
+    description: "The apply journal: who applied what, when, from which commit and run",
+    details: `
+      Every \`apply\`, \`promote\` and \`rollback\` (and \`preview\`'s applies) appends a record per
+      tenant to its journal: \`history\` lists the tenant's newest records, newest first — id, when,
+      who, the commit, the changes (\`+1 ~3 -0\`) and how it ended (\`completed\`, \`failed\`,
+      \`interrupted\`; a record never completed, its process killed, reads as interrupted).
+      \`roleflow history show ID\` shows one.
+
+      The journal is \`.roleflow/history/<tenant>.jsonl\` beside the config (read without asking the
+      tenant), or with \`history: {store: tenant}\` the tenant's reserved Role \`roleflow.history\`.
+      \`--json\` is \`schemas/history.schema.json\`.
+    `,
+    examples: [
+      ["The last applies to production", "roleflow history --tenant production"],
+      ["All of them, as JSON", "roleflow history --limit 1000 --json"]
+    ]
+  });
+  limit = import_clipanion17.Option.String("--limit", "20", { description: "How many records, newest first (default 20)", validator: t7.cascade(t7.isNumber(), [t7.isInteger(), t7.isAtLeast(1)]) });
+  json = import_clipanion17.Option.Boolean("--json", false, { description: "Print the records as JSON on stdout" });
+  async execute() {
+    const [{ history: history2 }, { renderHistoryText: renderHistoryText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([Promise.resolve().then(() => (init_history2(), history_exports2)), Promise.resolve().then(() => (init_history(), history_exports)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))]);
+    const config = await this.loadConfig();
+    const tenant = tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl });
+    const doc = await history2({ cwd: this.context.cwd, config, tenant, limit: Number(this.limit) }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
+    if (this.json) this.io.outJson(doc);
+    else this.io.out(renderHistoryText2(doc));
+    return 0;
+  }
+};
+
+// src/commands/history/history-show.ts
+var import_clipanion18 = __toESM(require_advanced(), 1);
+var HistoryShowCommand = class extends TenantCommand {
+  static paths = [["history", "show"]];
+  static usage = import_clipanion18.Command.Usage({
+    category: "History, rollback and drift",
+    description: "One journal record, with its content diffs",
+    details: `
+      Shows record ID of the tenant's journal (its id, or the start of exactly one id): when, who,
+      the commit, ref and run, and each change with its outcome. \`--diff\` adds each change's
+      content diff: the content after, from the role files of the record's commit (read with git,
+      rendered for the tenant); before, from the content the journal kept (a hand edit roleflow
+      overwrote) or the files of an earlier record's commit. An ID the journal does not hold is one
+      line, exit 1.
+    `,
+    examples: [
+      ["What one apply did", "roleflow history show 20261128-064326-a1b2"],
+      ["With the content it changed", "roleflow history show 20261128-0643 --diff"]
+    ]
+  });
+  id = import_clipanion18.Option.String({ name: "ID" });
+  diff = import_clipanion18.Option.Boolean("--diff", false, { description: "Each change's content diff" });
+  json = import_clipanion18.Option.Boolean("--json", false, { description: "Print the record (and with --diff each side of each change) as JSON on stdout" });
+  async execute() {
+    const [{ showRecord: showRecord2 }, { renderRecordText: renderRecordText2 }, { tenantNameOf: tenantNameOf2 }, { contentDiff: contentDiff2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_history2(), history_exports2)),
+      Promise.resolve().then(() => (init_history(), history_exports)),
+      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)),
+      Promise.resolve().then(() => (init_plan(), plan_exports))
+    ]);
+    const config = await this.loadConfig();
+    const tenant = tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl });
+    const shown = await showRecord2({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
+    if (!this.json) {
+      this.io.out(renderRecordText2(shown.record, shown.diffs));
+      return 0;
+    }
+    const diffs = shown.diffs?.map(({ before, after: after2 }, i) => {
+      const name = shown.record.changes[i].name;
+      const text3 = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : void 0;
+      const canDiff = !(before !== void 0 && "missing" in before) && !(after2 !== void 0 && "missing" in after2);
+      return { before: before ?? null, after: after2 ?? null, ...canDiff && { diff: contentDiff2(text3(before) ?? "", text3(after2) ?? "", `${name} (before)`, `${name} (after)`) } };
+    });
+    this.io.outJson({ format_version: 1, tenant, record: shown.record, ...diffs !== void 0 && { diffs } });
+    return 0;
+  }
+};
+
+// src/commands/history/rollback.ts
+var import_clipanion19 = __toESM(require_advanced(), 1);
+var t8 = __toESM(require_lib(), 1);
+init_errors();
+init_exit_codes();
+import { resolve as resolve23 } from "node:path";
+var RollbackCommand = class extends TenantCommand {
+  static paths = [["rollback"]];
+  static usage = import_clipanion19.Command.Usage({
+    category: "History, rollback and drift",
+    description: "Plan and apply the way back to a commit, or to the tenant before a journal record",
+    details: `
+      \`--to COMMIT\`: the role files of that commit (read with git, not the work tree, with its
+      \`vars\` and \`tenants:\`). \`--to ID\`: the Roles the tenant held right before journal record ID
+      (an id, or the start of exactly one), each from the content the journal kept (a hand edit an
+      apply overwrote) or from the role files of the commits the journal names; a Role found in
+      neither stops it (exit 1, naming it). An ID or commit that does not exist: one line, exit 1.
+
+      Then it is an ordinary plan: shown, refused by \`protect\`, \`max_deletes\` and the empty-prune
+      guard (exit 4, nothing sent), deleting Roles only with \`--prune\` (or \`roles.prune\`), asked
+      for on a terminal unless \`--auto-approve\` (refused without it when stdin is not one), and
+      carried out like \`apply\`, journalled with \`rollback_of\`. \`--out FILE\` saves the plan instead,
+      for review and \`roleflow apply FILE\` (refused if the tenant changed since).
+    `,
+    examples: [
+      ["Back to the Roles of a tag", "roleflow rollback --to v1.4.0 --tenant production"],
+      ["Undo one apply, hand edits it overwrote included", "roleflow rollback --to 20261128-064326-a1b2 --prune"],
+      ["Save the way back for review", "roleflow rollback --to HEAD~1 --out rollback.json && roleflow apply rollback.json"]
+    ]
+  });
+  to = import_clipanion19.Option.String("--to", { required: true, description: "A journal record id (roleflow history lists them), or a commit git knows" });
+  prune = import_clipanion19.Option.Boolean("--prune", { description: "Delete Roles the target does not have (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion19.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when the target has none" });
+  outFile = import_clipanion19.Option.String("--out", { description: "Save the plan for `roleflow apply FILE` instead of applying it" });
+  autoApprove = import_clipanion19.Option.Boolean("--auto-approve", false, { description: "Apply without asking" });
+  concurrency = import_clipanion19.Option.String("--concurrency", {
+    description: "Requests at once (default: roles.concurrency of the config, else 4)",
+    validator: t8.cascade(t8.isNumber(), [t8.isInteger(), t8.isInInclusiveRange(1, 64)])
+  });
+  json = import_clipanion19.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  async execute() {
+    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+    const [{ planRollback: planRollback2 }, { renderPlanText: renderPlanText2 }] = await Promise.all([Promise.resolve().then(() => (init_rollback(), rollback_exports)), Promise.resolve().then(() => (init_plan(), plan_exports))]);
+    const config = await this.loadConfig();
+    const rollback = await planRollback2(
+      { cwd: this.context.cwd, config, to: this.to, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, now: /* @__PURE__ */ new Date() },
+      { open: () => this.openTenant(config), warn: (line) => this.io.err(line) }
+    );
+    const { plan, tenant } = rollback;
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+    this.io.err(`Rolling tenant ${tenant.target.name} back to ${rollback.target}.`);
+    const shown = renderPlanText2(plan, { color: this.colorFor(this.json || this.outFile !== void 0 ? "stderr" : "stdout"), rolesDir: "" });
+    if (this.outFile !== void 0) {
+      await tenant.close();
+      this.io.out(shown);
+      if (plan.guards.length > 0) {
+        this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
+        return ExitCode.Refused;
+      }
+      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+      await savePlan2(resolve23(this.context.cwd, this.outFile), plan);
+      this.io.err(`Saved the plan to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
+      return ExitCode.Ok;
+    }
+    const flags = {
+      json: this.json,
+      autoApprove: this.autoApprove,
+      concurrency: this.concurrency ?? config.roles.concurrency,
+      protect: config.roles.protect,
+      saveAndApply: `roleflow rollback --to ${this.to} --out plan.json && roleflow apply plan.json`,
+      journal: { config, command: "rollback", rollbackOf: rollback.rollbackOf, commit: rollback.commit }
+    };
+    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    const ends = approved === "approved" ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
+    if (this.json) await printApplyJson(this, ends, void 0);
+    return ends[0].code;
+  }
+};
+
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, HistoryCommand, HistoryShowCommand, RollbackCommand, DriftCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -83671,12 +84521,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion16.Builtins.HelpCommand);
-  cli.register(import_clipanion16.Builtins.VersionCommand);
+  cli.register(import_clipanion20.Builtins.HelpCommand);
+  cli.register(import_clipanion20.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion16.Cli {
+var RoleflowCli = class extends import_clipanion20.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -83727,7 +84577,7 @@ function namePlaceholders(text3) {
   const named = text3.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t9) => t9.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -83868,7 +84718,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve23, sep as sep7 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve24, sep as sep7 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84728,9 +85578,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text3, reviver) => {
   return JSON.parse(text3, (key, value, context) => {
-    const isNumber5 = typeof value === "number";
+    const isNumber7 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber5 && isOutOfBounds;
+    const isBigNumber = isNumber7 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -85796,7 +86646,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
+      log: { debug: (t9) => log.debug(t9), info: (t9) => log.debug(t9), warn: (t9) => log.info(t9), error: (t9) => log.info(t9) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -85981,7 +86831,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t9) => ctx.kit.info(t9), debug: (t9) => ctx.kit.debug(t9) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -86006,10 +86856,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve23(ctx.inputs.workingDirectory, path);
+  return isAbsolute5(path) ? path : resolve24(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve23(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute5(file) ? file : resolve24(ctx.inputs.workingDirectory, file);
   const rel = relative8(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep7).join("/");
 }
@@ -86323,88 +87173,8 @@ function failed(ctx, run2) {
 }
 
 // action/src/drift-step.ts
+init_drift();
 import { writeFileSync as writeFileSync3 } from "node:fs";
-
-// src/core/drift/classify.ts
-var DRIFT_STATUSES = ["drifted", "conflict", "created_outside", "deleted_outside", "pending", "unclassified", "in_sync"];
-var DRIFT_FOUND = /* @__PURE__ */ new Set(["drifted", "conflict", "created_outside", "deleted_outside"]);
-
-// src/core/drift/report.ts
-init_reserved();
-init_matching();
-init_record();
-
-// src/core/drift/remedy.ts
-init_display();
-
-// src/core/drift/report.ts
-function isDriftError(entry) {
-  return "error" in entry;
-}
-
-// src/core/drift/render.ts
-init_safe_text();
-init_markdown_parts();
-init_display();
-var WORDS = {
-  in_sync: { label: "in sync", sign: "=", meaning: "the tenant holds what the files say" },
-  pending: { label: "pending", sign: ">", meaning: "the files changed since roleflow last applied them; the tenant is as roleflow left it" },
-  drifted: { label: "drifted", sign: "!", meaning: "changed on the tenant since roleflow last applied it; the files are as applied" },
-  conflict: { label: "conflict", sign: "!", meaning: "changed on the tenant and in the files since roleflow last applied it" },
-  created_outside: { label: "created outside", sign: "+", meaning: "on the tenant, never applied by roleflow, and in no role file" },
-  deleted_outside: { label: "deleted outside", sign: "-", meaning: "roleflow applied it, and the tenant no longer holds it" },
-  unclassified: { label: "unclassified", sign: "?", meaning: "the files and the tenant differ; the journal has no record to tell why" }
-};
-function renderDriftText(doc) {
-  const several2 = doc.tenants.length > 1;
-  return doc.tenants.map((t6) => [...several2 ? [`=== tenant ${showName(t6.tenant)} ===`] : [], ...isDriftError(t6) ? [`Tenant ${quote(t6.tenant)} could not be asked: ${escapeControls(t6.error.message)}`] : tenantLines(t6)].join("\n")).join("\n\n");
-}
-function tenantLines(t6) {
-  const lines2 = [];
-  const last = t6.journal?.last;
-  lines2.push(
-    last === void 0 ? `Tenant ${quote(t6.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t6.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
-  );
-  for (const role of t6.roles) {
-    if (role.status === "in_sync") continue;
-    const w = WORDS[role.status];
-    lines2.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
-    lines2.push(`      ${role.remedy}`);
-  }
-  lines2.push(summaryLine2(t6));
-  return lines2;
-}
-function several(role) {
-  return (role.ids?.length ?? 0) > 1 ? ` (the tenant holds ${role.ids.length} Roles of this name)` : "";
-}
-function summaryLine2(t6) {
-  const parts = DRIFT_STATUSES.filter((s) => t6.summary[s] > 0).map((s) => `${t6.summary[s]} ${WORDS[s].label}`);
-  const hidden = t6.hidden > 0 ? `; ${plural(t6.hidden, "Role")} hidden by drift.ignore` : "";
-  return `Drift: ${parts.length === 0 ? "no Roles" : parts.join(", ")}${hidden}.`;
-}
-var MAX_ROWS = 200;
-function driftMarker(tenant) {
-  return `roleflow:drift:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
-}
-function driftIssue(t6, footer = "") {
-  const marker = driftMarker(t6.tenant);
-  const found = t6.roles.filter((r) => DRIFT_FOUND.has(r.status));
-  const shown = t6.roles.filter((r) => r.status !== "in_sync");
-  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t6.tenant)}`, "", `**${mdText(summaryLine2(t6))}**`, ""];
-  if (found.length === 0) lines2.push("Nothing changed on the tenant behind roleflow's back: this issue is closed.", "");
-  if (shown.length > 0) {
-    lines2.push("| Role | status | what settles it |", "|---|---|---|");
-    for (const r of shown.slice(0, MAX_ROWS)) lines2.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy)} |`);
-    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t6.tenant)}\` lists them all.`);
-    lines2.push("");
-  }
-  lines2.push("`drifted`: changed on the tenant since roleflow applied it. `pending`: merged, not applied yet. `roleflow apply` reverts a drift; `roleflow pull --target NAME` adopts a hand edit into the files for a pull request.");
-  if (footer !== "") lines2.push("", footer);
-  return { marker, title: `roleflow drift: tenant ${escapeControls(t6.tenant)}`, body: `${lines2.join("\n")}
-`, open: found.length > 0 };
-}
-
-// action/src/drift-step.ts
 init_markdown_parts();
 async function driftStep(ctx) {
   const { kit, inputs } = ctx;
@@ -86420,19 +87190,19 @@ async function driftStep(ctx) {
   writeFileSync3(file, `${JSON.stringify(doc, null, 2)}
 `);
   kit.setOutput("drift-file", file);
-  const tenants = doc.tenants.filter((t6) => !isDriftError(t6));
-  const count = (found) => tenants.reduce((n, t6) => n + t6.roles.filter((r) => found(r.status)).length, 0);
+  const tenants = doc.tenants.filter((t9) => !isDriftError(t9));
+  const count = (found) => tenants.reduce((n, t9) => n + t9.roles.filter((r) => found(r.status)).length, 0);
   kit.setOutput("drifted", count((s) => DRIFT_FOUND.has(s)));
   kit.setOutput("pending", count((s) => s === "pending"));
   await kit.untrusted(() => kit.info(renderDriftText(doc)));
   const footer = commentFooter(ctx, "drift");
-  const sections = doc.tenants.map((t6) => isDriftError(t6) ? `### roleflow drift — tenant ${mdCode(t6.tenant)}
+  const sections = doc.tenants.map((t9) => isDriftError(t9) ? `### roleflow drift — tenant ${mdCode(t9.tenant)}
 
-Could not be asked: ${mdText(t6.error.message)}
-` : driftIssue(t6).body);
+Could not be asked: ${mdText(t9.error.message)}
+` : driftIssue(t9).body);
   await kit.appendSummary(fitSummary((maxChars) => sections.join("\n").slice(0, maxChars)));
   if (notify) {
-    for (const t6 of tenants) if (t6.issue !== void 0) await notifyIssue(ctx, t6.tenant, { ...t6.issue, body: kit.redact(`${t6.issue.body}
+    for (const t9 of tenants) if (t9.issue !== void 0) await notifyIssue(ctx, t9.tenant, { ...t9.issue, body: kit.redact(`${t9.issue.body}
 ${footer}`) });
   }
   return outcome;
@@ -86444,7 +87214,7 @@ async function notifyIssue(ctx, tenant, issue2) {
     kit.warning(`No drift issue for tenant ${tenant}: ${repository ? "the github-token input is empty" : "GITHUB_REPOSITORY is not set"}.`);
     return;
   }
-  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t9) => kit.info(t9), debug: (t9) => kit.debug(t9) });
   try {
     const line = markerLine(issue2.marker);
     const existing = await client.findOpenIssue(repository, (i) => typeof i.body === "string" && i.body.trimStart().startsWith(line));

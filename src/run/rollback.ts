@@ -62,6 +62,8 @@ export async function planRollback(opts: RollbackOptions, ports: RollbackPorts):
     now: opts.now,
     files: Promise.resolve({ ok: true, value: target.files }),
   });
+  // Saved with the plan (and under its digest): `apply PLANFILE` journals it as this rollback.
+  fresh.plan.rollback_of = target.rollbackOf;
   return { ...fresh, rollbackOf: target.rollbackOf, target: target.target, commit: target.commit };
 }
 

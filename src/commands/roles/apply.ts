@@ -76,7 +76,7 @@ export class ApplyCommand extends PlanningCommand {
     const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
     if (problem !== undefined) throw new RoleflowError(problem, 'usage');
     const config = await this.loadConfig();
-    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, journal: { config, command: 'apply' } };
     const several = this.planFile === undefined ? await this.severalTenants(config) : undefined;
     if (several !== undefined) return this.applyFreshTenants(config, several, flags);
     if (this.planFile !== undefined) {
@@ -98,7 +98,7 @@ export class ApplyCommand extends PlanningCommand {
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     if (approved !== 'approved') return this.finish(approved, undefined);
-    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], undefined);
+    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)], undefined);
   }
 
   /**
@@ -126,7 +126,7 @@ export class ApplyCommand extends PlanningCommand {
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
     });
     return this.finish(run.ended, run);
   }

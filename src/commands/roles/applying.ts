@@ -3,6 +3,9 @@ import { RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { quote } from '../../core/roles/display.js';
 import type { Plan } from '../../core/plan/index.js';
+import type { Config } from '../../core/config.js';
+import type { JournalCommand } from '../../core/history/index.js';
+import type { Role } from '../../core/model.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { LiveResults } from '../../terminal/live-results.js';
 import type { TenantAccessCommand } from '../tenant-command.js';
@@ -23,6 +26,8 @@ export interface ApplyFlags {
   protect: readonly string[];
   /** The commands that save the plan for review and carry it out, for the refusal off a terminal (default `plan --out`, `apply`). */
   saveAndApply?: string;
+  /** How the apply is journalled: the config (where the journal is), the command, and for a rollback what it goes back to. */
+  journal: { config: Config; command: JournalCommand; rollbackOf?: string; commit?: string | null };
 }
 
 /** How one tenant's apply ended: its exit code and what `--json` says of it. */
@@ -68,9 +73,16 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
  * Carry out `plan` on `tenant`: a line per Role as each ends, the closing lines (naming the tenant
  * on stderr when `several`: a run over several tenants), Ctrl-C honoured.
  */
-export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false): Promise<TenantApplyEnd> {
+export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false, remote?: readonly Role[]): Promise<TenantApplyEnd> {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
-  const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../../run/apply-session.js'), import('../../core/apply/index.js')]);
+  const [{ applyPlan }, { applyEnd, outcomeLine }, { journalFor, withJournal }] = await Promise.all([import('../../run/apply-session.js'), import('../../core/apply/index.js'), import('../../run/journal.js')]);
+  // A saved plan that `rollback --out` made is journalled as that rollback (a commit's files, or the journal's content).
+  const saved = plan.rollback_of === undefined ? {} : { command: 'rollback' as const, rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
+  const { config, command: verb, rollbackOf, commit } = { ...flags.journal, ...saved };
+  const journal = await journalFor(command.context.cwd, command.context.env, config, tenant, verb, (line) => command.io.err(line), {
+    ...(rollbackOf !== undefined && { rollbackOf }),
+    ...(commit !== undefined && { commit, dirty: false }),
+  });
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text) => command.io.out(text));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {
@@ -78,21 +90,25 @@ export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, ten
     command.io.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
   });
   live.count('applying', 0, plan.changes.length);
-  const run = await applyPlan(plan, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
-      live.count('applying', done, total);
-      if (!flags.json) live.add(outcomeLine(outcome));
-    },
-  });
+  const run = await withJournal(plan, remote ?? (() => tenant.client.listRoles()), journal, () =>
+    applyPlan(plan, tenant.client, {
+      concurrency: flags.concurrency,
+      protect: flags.protect,
+      stopped: () => interruption.aborted,
+      onOutcome: (outcome, done, total) => {
+        live.count('applying', done, total);
+        if (!flags.json) live.add(outcomeLine(outcome));
+      },
+    }),
+  );
   live.finish();
   command.io.showLiveLine(undefined);
   const end = applyEnd(run, several ? plan.tenant.name : undefined);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join('\n'));
   if (end.err.length > 0) command.io.err(end.err.join('\n'));
-  return ended(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);
+  // A journal that could not be completed is an error, whatever the apply did.
+  const code = !end.ok ? (run.interrupted ? ExitCode.Interrupted : ExitCode.Error) : run.journal.error !== undefined ? ExitCode.Error : ExitCode.Ok;
+  return ended(code, plan, end.status, run.outcomes, run.journal.error === undefined ? [] : [run.journal.error]);
 }
 
 /**

@@ -22,16 +22,22 @@ export class PullCommand extends TenantCommand {
       \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
       \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
       (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
+
+      \`--target NAME_OR_GLOB\` (repeatable) pulls only the Roles it matches, and speaks only of
+      their files: \`roleflow drift\` names it to adopt a hand edit into the files. The apply
+      journal's Role (\`roleflow.history\`) is never pulled.
     `,
     examples: [
       ['Adopt the default tenant into roles/', 'roleflow pull'],
       ['Pull staging into another folder', 'roleflow pull --tenant staging --roles staging-roles'],
       ['Overwrite local edits with what the tenant holds', 'roleflow pull --force'],
+      ['Adopt one Role edited on the tenant into its file (drift said it drifted)', 'roleflow pull --target support-agent --force'],
     ],
   });
 
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   force = Option.Boolean('--force', false, { description: 'Overwrite local role files that differ from the tenant' });
+  target = Option.Array('--target', { description: 'Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files' });
   json = Option.Boolean('--json', false, { description: 'Print what was written as JSON on stdout' });
 
   async execute(): Promise<number> {
@@ -48,7 +54,7 @@ export class PullCommand extends TenantCommand {
       const remote = await tenant.client.listRoles();
       const { tenantVars } = await import('../../core/config.js');
       const name = tenant.target.name;
-      result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars(config, name) });
+      result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars(config, name), ...(this.target && { targets: this.target }) });
     } finally {
       await tenant.close();
     }

@@ -39,7 +39,7 @@ export function storeText(store: HistoryDocument['store']): string {
 }
 
 function statusText(r: Pick<JournalRecord, 'status' | 'command' | 'rollback_of' | 'preview'>): string {
-  const what = [r.command !== 'apply' && r.command, r.rollback_of !== undefined && `of ${escapeControls(r.rollback_of.slice(0, 20))}`].filter((p) => p !== false).join(' ');
+  const what = [r.command !== 'apply' && r.command, r.rollback_of !== undefined && `of ${escapeControls(/^[0-9a-f]{40,64}$/.test(r.rollback_of) ? r.rollback_of.slice(0, 12) : r.rollback_of)}`].filter((p) => p !== false).join(' ');
   return `${r.status}${what === '' ? '' : ` (${what})`}`;
 }
 

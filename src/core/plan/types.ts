@@ -104,6 +104,8 @@ export interface Plan {
   guards: PlanGuard[];
   /** Problems in the role files found while matching (exit 1, nothing sent). */
   issues: Issue[];
+  /** A plan made by `rollback`: the journal record id or the commit it goes back to (journalled as such by `apply`). */
+  rollback_of?: string;
   /**
    * `sha256:` of the rest of the plan as `renderPlanJson` writes it (see `planDigest`): written
    * with every JSON plan, checked by `apply PLANFILE`, so an altered saved plan is refused.

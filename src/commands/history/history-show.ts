@@ -1,0 +1,50 @@
+import { Command, Option } from 'clipanion';
+import { TenantCommand } from '../tenant-command.js';
+
+export class HistoryShowCommand extends TenantCommand {
+  static override paths = [['history', 'show']];
+  static override usage = Command.Usage({
+    category: 'History, rollback and drift',
+    description: 'One journal record, with its content diffs',
+    details: `
+      Shows record ID of the tenant's journal (its id, or the start of exactly one id): when, who,
+      the commit, ref and run, and each change with its outcome. \`--diff\` adds each change's
+      content diff: the content after, from the role files of the record's commit (read with git,
+      rendered for the tenant); before, from the content the journal kept (a hand edit roleflow
+      overwrote) or the files of an earlier record's commit. An ID the journal does not hold is one
+      line, exit 1.
+    `,
+    examples: [
+      ['What one apply did', 'roleflow history show 20261128-064326-a1b2'],
+      ['With the content it changed', 'roleflow history show 20261128-0643 --diff'],
+    ],
+  });
+
+  id = Option.String({ name: 'ID' });
+  diff = Option.Boolean('--diff', false, { description: "Each change's content diff" });
+  json = Option.Boolean('--json', false, { description: 'Print the record (and with --diff each side of each change) as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    const [{ showRecord }, { renderRecordText }, { tenantNameOf }, { contentDiff }] = await Promise.all([
+      import('../../run/history.js'),
+      import('../../core/history/index.js'),
+      import('../../tenant/open-tenant.js'),
+      import('../../core/plan/index.js'),
+    ]);
+    const config = await this.loadConfig();
+    const tenant = tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl });
+    const shown = await showRecord({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
+    if (!this.json) {
+      this.io.out(renderRecordText(shown.record, shown.diffs));
+      return 0;
+    }
+    const diffs = shown.diffs?.map(({ before, after }, i) => {
+      const name = shown.record.changes[i]!.name;
+      const text = (side: typeof before) => (side !== undefined && 'content' in side ? side.content : undefined);
+      const canDiff = !(before !== undefined && 'missing' in before) && !(after !== undefined && 'missing' in after);
+      return { before: before ?? null, after: after ?? null, ...(canDiff && { diff: contentDiff(text(before) ?? '', text(after) ?? '', `${name} (before)`, `${name} (after)`) }) };
+    });
+    this.io.outJson({ format_version: 1, tenant, record: shown.record, ...(diffs !== undefined && { diffs }) });
+    return 0;
+  }
+}
