@@ -209,6 +209,21 @@ describe('roleflow drift', () => {
     expect(doc.tenants[0]!.roles.map((x) => [x.name, x.status])).toEqual([['a', 'in_sync'], ['b', 'in_sync']]);
   });
 
+  it('after adopting a tenant, an apply with nothing to do starts the journal, so a later hand edit reads as drifted', async () => {
+    const r = await journalRepo();
+    await call(r.em, 'POST', '/admin/roles/create', { body: { name: 'a', description: 'a role', content: 'A1' } });
+    expect((await r.cli(['pull'])).code).toBe(0);
+    await r.commit({});
+    const nothing = await r.cli(['apply', '--auto-approve']);
+    expect(nothing.stdout).toContain('No changes.');
+    expect((await r.journal()).map((x) => [x.status, x.changes, Object.keys(x.state ?? {})])).toEqual([['completed', [], ['a']]]);
+    // Again: nothing new to say, nothing written.
+    await r.cli(['apply', '--auto-approve']);
+    expect(await r.journal()).toHaveLength(1);
+    await call(r.em, 'POST', '/admin/roles/update', { body: { id: r.em.roles()[0]!.id, name: 'a', description: 'a role', content: 'by hand' } });
+    expect((await r.cli(['drift', '--detailed-exitcode'])).code).toBe(5);
+  });
+
   it('without a journal, says each difference is unclassified (exit 2)', async () => {
     const r = await journalRepo();
     await r.commit({ a: 'A1' });

@@ -75,7 +75,7 @@ export class RollbackCommand extends TenantCommand {
       journal: { config, command: 'rollback', rollbackOf: rollback.rollbackOf, commit: rollback.commit },
     };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === 'approved' ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
+    const ends = approved === 'approved' || approved[0]?.status === 'no_changes' ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
     if (this.json) await printApplyJson(this, ends, undefined);
     return ends[0]!.code;
   }

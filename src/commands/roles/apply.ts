@@ -97,7 +97,7 @@ export class ApplyCommand extends PlanningCommand {
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    if (approved !== 'approved') return this.finish(approved, undefined);
+    if (approved !== 'approved' && approved[0]?.status !== 'no_changes') return this.finish(approved, undefined);
     return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)], undefined);
   }
 
@@ -121,7 +121,12 @@ export class ApplyCommand extends PlanningCommand {
     const shown = renderTenantPlansText(plans, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${fresh[0]!.rolesDir.display}/` });
     const approved = await approveFreshPlans(this, plans, shown, flags);
     // Guards refusing some tenants: those are refused, the others not attempted.
-    if (approved !== 'approved') return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
+    if (approved !== 'approved') {
+      // Nothing to do anywhere: each tenant's journal still learns the state it was found in.
+      const ends: TenantApplyEnd[] = [];
+      if (approved.every((e) => e.status === 'no_changes')) for (const f of fresh) ends.push(await carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
+      return this.finish(ends.length > 0 ? ends : approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
+    }
     const { applyTenantsInOrder } = await import('../../run/tenants/apply-tenants.js');
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);

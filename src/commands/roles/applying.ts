@@ -74,7 +74,6 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
  * on stderr when `several`: a run over several tenants), Ctrl-C honoured.
  */
 export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false, remote?: readonly Role[]): Promise<TenantApplyEnd> {
-  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
   const [{ applyPlan }, { applyEnd, outcomeLine }, { journalFor, withJournal }] = await Promise.all([import('../../run/apply-session.js'), import('../../core/apply/index.js'), import('../../run/journal.js')]);
   // A saved plan that `rollback --out` made is journalled as that rollback (a commit's files, or the journal's content).
   const saved = plan.rollback_of === undefined ? {} : { command: 'rollback' as const, rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
@@ -83,6 +82,11 @@ export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, ten
     ...(rollbackOf !== undefined && { rollbackOf }),
     ...(commit !== undefined && { commit, dirty: false }),
   });
+  if (plan.changes.length === 0) {
+    // Nothing to send; the journal learns the state the tenant was found in, when that is news to it.
+    const checked = await withJournal(plan, remote ?? (() => tenant.client.listRoles()), journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
+    return ended(checked.journal.error === undefined ? ExitCode.Ok : ExitCode.Error, plan, 'no_changes', [], checked.journal.error === undefined ? [] : [checked.journal.error]);
+  }
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text) => command.io.out(text));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {

@@ -113,7 +113,7 @@ export class PromoteCommand extends TenantAccessCommand {
     const saveAndApply = `roleflow promote --from ${showName(this.from)} --to ${showName(this.to)} --report ${showName(this.report)} --out plan.json && roleflow apply plan.json`;
     const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: 'promote' } };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === 'approved' ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
+    const ends = approved === 'approved' || approved[0]?.status === 'no_changes' ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
     if (this.json) await printApplyJson(this, ends, undefined);
     return ends[0]!.code;
   }
