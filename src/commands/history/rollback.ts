@@ -4,6 +4,7 @@ import * as t from 'typanion';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { approveFreshPlans, carryOutPlan, printApplyJson, type ApplyFlags } from '../roles/applying.js';
+import { shellWord } from '../../core/roles/display.js';
 import { TenantCommand } from '../tenant-command.js';
 
 export class RollbackCommand extends TenantCommand {
@@ -71,7 +72,7 @@ export class RollbackCommand extends TenantCommand {
       autoApprove: this.autoApprove,
       concurrency: this.concurrency ?? config.roles.concurrency,
       protect: config.roles.protect,
-      saveAndApply: `roleflow rollback --to ${this.to} --out plan.json && roleflow apply plan.json`,
+      saveAndApply: `roleflow rollback --to ${shellWord(this.to)} --out plan.json && roleflow apply plan.json`,
       journal: { config, command: 'rollback', rollbackOf: rollback.rollbackOf, commit: rollback.commit },
     };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
