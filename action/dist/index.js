@@ -82593,7 +82593,6 @@ async function approveFreshPlans(command, plans, shown, flags) {
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
 async function carryOutPlan(command, plan, tenant, flags, several2 = false, remote) {
-  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
   const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }, { journalFor: journalFor2, withJournal: withJournal2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports)), Promise.resolve().then(() => (init_journal(), journal_exports))]);
   const saved = plan.rollback_of === void 0 ? {} : { command: "rollback", rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
   const { config, command: verb, rollbackOf, commit } = { ...flags.journal, ...saved };
@@ -82601,6 +82600,10 @@ async function carryOutPlan(command, plan, tenant, flags, several2 = false, remo
     ...rollbackOf !== void 0 && { rollbackOf },
     ...commit !== void 0 && { commit, dirty: false }
   });
+  if (plan.changes.length === 0) {
+    const checked = await withJournal2(plan, remote ?? (() => tenant.client.listRoles()), journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
+    return ended(checked.journal.error === void 0 ? ExitCode.Ok : ExitCode.Error, plan, "no_changes", [], checked.journal.error === void 0 ? [] : [checked.journal.error]);
+  }
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text3) => command.io.out(text3));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {
@@ -83114,7 +83117,7 @@ var ApplyCommand = class extends PlanningCommand {
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    if (approved !== "approved") return this.finish(approved, void 0);
+    if (approved !== "approved" && approved[0]?.status !== "no_changes") return this.finish(approved, void 0);
     return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)], void 0);
   }
   /**
@@ -83136,7 +83139,11 @@ var ApplyCommand = class extends PlanningCommand {
     if (issues.length > 0) throw new InvalidFilesError(issues);
     const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
     const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== "approved") return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
+    if (approved !== "approved") {
+      const ends = [];
+      if (approved.every((e) => e.status === "no_changes")) for (const f of fresh) ends.push(await carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
+      return this.finish(ends.length > 0 ? ends : approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
+    }
     const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
     const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
@@ -83695,7 +83702,7 @@ var PromoteCommand = class extends TenantAccessCommand {
     const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
     const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: "promote" } };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
+    const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
     return ends[0].code;
   }
@@ -84434,6 +84441,7 @@ var t8 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 import { resolve as resolve23 } from "node:path";
+init_display();
 var RollbackCommand = class extends TenantCommand {
   static paths = [["rollback"]];
   static usage = import_clipanion19.Command.Usage({
@@ -84497,11 +84505,11 @@ var RollbackCommand = class extends TenantCommand {
       autoApprove: this.autoApprove,
       concurrency: this.concurrency ?? config.roles.concurrency,
       protect: config.roles.protect,
-      saveAndApply: `roleflow rollback --to ${this.to} --out plan.json && roleflow apply plan.json`,
+      saveAndApply: `roleflow rollback --to ${shellWord(this.to)} --out plan.json && roleflow apply plan.json`,
       journal: { config, command: "rollback", rollbackOf: rollback.rollbackOf, commit: rollback.commit }
     };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
+    const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
     return ends[0].code;
   }
@@ -84528,17 +84536,22 @@ function buildCli(opts) {
 }
 var RoleflowCli = class extends import_clipanion20.Cli {
   usage(...args) {
-    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
+    const text3 = withRequiredOptions(this, args[0], super.usage(...args));
+    const rollback = pathOfCommand(args[0])?.[0] === "rollback";
+    return namePlaceholders(rollback ? text3.replace(/--to #0/g, "--to ID|COMMIT") : text3);
   }
 };
 function withRequiredOptions(cli, command, text3) {
-  const paths = command;
-  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  const path = pathOfCommand(command);
   if (path === void 0) return text3;
   const { usage, required } = requiredOptionsOf(cli, path);
   return required.length === 0 ? text3 : text3.replace(`${usage}
 `, `${usage} ${required.join(" ")}
 `);
+}
+function pathOfCommand(command) {
+  const paths = command;
+  return paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
 }
 function requiredOptionsOf(cli, path) {
   const definition = cli.definitions().find((d) => d.path === ["roleflow", ...path].join(" "));
@@ -84557,6 +84570,9 @@ var VALUE_NAMES = {
   "--tenant": "NAME",
   "--from": "NAME",
   "--to": "NAME",
+  "--preview-tenant": "NAME",
+  "--limit": "N",
+  "--notify": "issue",
   "--report": "FILE",
   "--target": "NAME_OR_GLOB",
   "--reporter": "NAME[=FILE]",
