@@ -73512,6 +73512,15 @@ function changeDiff(change2, sides) {
   }
   return lines2;
 }
+function recordDocument(tenant, record, diffs) {
+  const sides = diffs?.map(({ before, after: after2 }, i) => {
+    const name = record.changes[i].name;
+    const missing = [before, after2].some((side2) => side2 !== void 0 && "missing" in side2);
+    const content = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : "";
+    return { before: before ?? null, after: after2 ?? null, ...!missing && { diff: contentDiff(content(before), content(after2), `${name} (before)`, `${name} (after)`) } };
+  });
+  return { format_version: HISTORY_FORMAT_VERSION, tenant, record, ...sides !== void 0 && { diffs: sides } };
+}
 var init_render = __esm({
   "src/core/history/render.ts"() {
     "use strict";
@@ -73534,6 +73543,7 @@ __export(history_exports, {
   historyFileName: () => historyFileName,
   lastState: () => lastState,
   readJournal: () => readJournal,
+  recordDocument: () => recordDocument,
   recordId: () => recordId,
   recordLine: () => recordLine,
   renderHistoryText: () => renderHistoryText,
@@ -84411,26 +84421,16 @@ var HistoryShowCommand = class extends TenantCommand {
   diff = import_clipanion18.Option.Boolean("--diff", false, { description: "Each change's content diff" });
   json = import_clipanion18.Option.Boolean("--json", false, { description: "Print the record (and with --diff each side of each change) as JSON on stdout" });
   async execute() {
-    const [{ showRecord: showRecord2 }, { renderRecordText: renderRecordText2 }, { tenantNameOf: tenantNameOf2 }, { contentDiff: contentDiff2 }] = await Promise.all([
+    const [{ showRecord: showRecord2 }, { recordDocument: recordDocument2, renderRecordText: renderRecordText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([
       Promise.resolve().then(() => (init_history2(), history_exports2)),
       Promise.resolve().then(() => (init_history(), history_exports)),
-      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)),
-      Promise.resolve().then(() => (init_plan(), plan_exports))
+      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))
     ]);
     const config = await this.loadConfig();
     const tenant = tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl });
     const shown = await showRecord2({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (!this.json) {
-      this.io.out(renderRecordText2(shown.record, shown.diffs));
-      return 0;
-    }
-    const diffs = shown.diffs?.map(({ before, after: after2 }, i) => {
-      const name = shown.record.changes[i].name;
-      const text3 = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : void 0;
-      const canDiff = !(before !== void 0 && "missing" in before) && !(after2 !== void 0 && "missing" in after2);
-      return { before: before ?? null, after: after2 ?? null, ...canDiff && { diff: contentDiff2(text3(before) ?? "", text3(after2) ?? "", `${name} (before)`, `${name} (after)`) } };
-    });
-    this.io.outJson({ format_version: 1, tenant, record: shown.record, ...diffs !== void 0 && { diffs } });
+    if (this.json) this.io.outJson(recordDocument2(tenant, shown.record, shown.diffs));
+    else this.io.out(renderRecordText2(shown.record, shown.diffs));
     return 0;
   }
 };

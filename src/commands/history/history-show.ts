@@ -25,26 +25,16 @@ export class HistoryShowCommand extends TenantCommand {
   json = Option.Boolean('--json', false, { description: 'Print the record (and with --diff each side of each change) as JSON on stdout' });
 
   async execute(): Promise<number> {
-    const [{ showRecord }, { renderRecordText }, { tenantNameOf }, { contentDiff }] = await Promise.all([
+    const [{ showRecord }, { recordDocument, renderRecordText }, { tenantNameOf }] = await Promise.all([
       import('../../run/history.js'),
       import('../../core/history/index.js'),
       import('../../tenant/open-tenant.js'),
-      import('../../core/plan/index.js'),
     ]);
     const config = await this.loadConfig();
     const tenant = tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl });
     const shown = await showRecord({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (!this.json) {
-      this.io.out(renderRecordText(shown.record, shown.diffs));
-      return 0;
-    }
-    const diffs = shown.diffs?.map(({ before, after }, i) => {
-      const name = shown.record.changes[i]!.name;
-      const text = (side: typeof before) => (side !== undefined && 'content' in side ? side.content : undefined);
-      const canDiff = !(before !== undefined && 'missing' in before) && !(after !== undefined && 'missing' in after);
-      return { before: before ?? null, after: after ?? null, ...(canDiff && { diff: contentDiff(text(before) ?? '', text(after) ?? '', `${name} (before)`, `${name} (after)`) }) };
-    });
-    this.io.outJson({ format_version: 1, tenant, record: shown.record, ...(diffs !== undefined && { diffs }) });
+    if (this.json) this.io.outJson(recordDocument(tenant, shown.record, shown.diffs));
+    else this.io.out(renderRecordText(shown.record, shown.diffs));
     return 0;
   }
 }

@@ -6,5 +6,5 @@
 export { changeOutcome, historyFileName, HISTORY_FORMAT_VERSION, HISTORY_ROLE, recordId, roleSha, type ChangeOutcome, type JournalChange, type JournalCommand, type JournalRecord, type JournalStatus, type RoleContent } from './record.js';
 export { readJournal, recordLine, trimJournal, type ReadJournal } from './journal-text.js';
 export { finishedRecord, lastState, shasInGit, startedRecord, stateAfter, type JournalDraft, type JournalMeta } from './build.js';
-export { changeCounts, renderHistoryText, renderRecordText, storeText, type HistoryDocument, type ShownSide } from './render.js';
+export { changeCounts, recordDocument, renderHistoryText, renderRecordText, storeText, type HistoryDocument, type ShownSide } from './render.js';
 export type { JournalStore } from './store.js';

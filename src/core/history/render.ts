@@ -91,3 +91,14 @@ function changeDiff(change: JournalChange, sides: { before: ShownSide; after: Sh
   }
   return lines;
 }
+
+/** `history show ID --json`: the record, and with `--diff` each change's sides (null: none) and the content's unified diff where both are known. */
+export function recordDocument(tenant: string, record: JournalRecord, diffs?: readonly { before: ShownSide; after: ShownSide }[]): object {
+  const sides = diffs?.map(({ before, after }, i) => {
+    const name = record.changes[i]!.name;
+    const missing = [before, after].some((side) => side !== undefined && 'missing' in side);
+    const content = (side: ShownSide): string => (side !== undefined && 'content' in side ? side.content : '');
+    return { before: before ?? null, after: after ?? null, ...(!missing && { diff: contentDiff(content(before), content(after), `${name} (before)`, `${name} (after)`) }) };
+  });
+  return { format_version: HISTORY_FORMAT_VERSION, tenant, record, ...(sides !== undefined && { diffs: sides }) };
+}
