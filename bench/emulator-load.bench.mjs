@@ -7,6 +7,7 @@ import {
   formatMs,
   formatRate,
   loadPool,
+  pairedRatio,
   printResult,
   quick,
   roleFields,
@@ -61,6 +62,7 @@ try {
         const after = await s.child.probe();
         const total = totals[name][kind];
         total.ms += run.ms;
+        total.rounds.push(run.ms);
         total.cpuMicros += after.cpuMicros - before.cpuMicros;
         total.errors += run.errors;
         total.firstError ??= run.firstError;
@@ -161,19 +163,23 @@ async function seed({ baseUrl, token }) {
 }
 
 function tally() {
-  return Object.fromEntries(Object.keys(phases).map((kind) => [kind, { ms: 0, cpuMicros: 0, errors: 0, firstError: undefined }]));
+  return Object.fromEntries(Object.keys(phases).map((kind) => [kind, { ms: 0, rounds: [], cpuMicros: 0, errors: 0, firstError: undefined }]));
 }
 
 function sum(byKind) {
   const all = Object.values(byKind);
   const add = (key) => all.reduce((a, t) => a + t[key], 0);
-  return { ms: add('ms'), cpuMicros: add('cpuMicros'), errors: add('errors'), firstError: all.find((t) => t.firstError)?.firstError };
+  // Round r of every kind: a round of reads and a round of creates, as the rounds alternated.
+  const rounds = all[0].rounds.map((_, r) => all.reduce((a, t) => a + t.rounds[r], 0));
+  return { ms: add('ms'), rounds, cpuMicros: add('cpuMicros'), errors: add('errors'), firstError: all.find((t) => t.firstError)?.firstError };
 }
 
 // Wall time is what a user waits for; server CPU per request is steadier when the load generator
-// itself is the bottleneck (one process on a shared 2-core machine), so both are printed.
+// itself is the bottleneck (one process on a shared 2-core machine), so both are printed. The
+// ratio is of the totals; its spread is the rounds' own ratios, between which the total's lies.
 function row(label, count, emu, floor) {
   const ratio = emu.ms / floor.ms;
+  const { ratio_spread } = pairedRatio(emu.rounds, floor.rounds);
   const errors = emu.errors + floor.errors;
   const cpu = (t) => t.cpuMicros / count;
   console.log(
@@ -187,6 +193,7 @@ function row(label, count, emu, floor) {
     value_ms: round(emu.ms, 1),
     floor_ms: round(floor.ms, 1),
     ratio: round(ratio),
+    ratio_spread,
     target: TARGET,
     rps: Math.round((count * 1000) / emu.ms),
     floor_rps: Math.round((count * 1000) / floor.ms),

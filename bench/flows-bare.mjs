@@ -44,7 +44,7 @@ export async function httpsCase(pool, token, flow, inputs, steps, schedule) {
 
 /**
  * The HTTPS runner's poll schedule for one flow, mirrored exactly (src/core/runs/end-rules.ts:
- * nextPollDelay, expectedEndMs, httpsWaitMs; src/run/flow-https.ts): after a poll answered
+ * nextPollDelay, expectedEndMs, httpsWaitMs; src/run/flows/flow-https.ts): after a poll answered
  * `elapsedMs` after the start, wait a fifth of that (25 ms to 1 s), but never past the moment the
  * flow's last finished execution says this one ends (the sum of the step latencies it reported,
  * counted from the start's answer); waits are whole ms, rounded up. `finished(entries)` learns the
@@ -54,7 +54,7 @@ export function runnerSchedule() {
   let known;
   return {
     waitMs(elapsedMs, sinceStartAnsweredMs, logged, steps) {
-      const pace = Math.min(1000, Math.max(25, elapsedMs * 0.2));
+      const pace = pollIntervalMs(elapsedMs);
       const endsAt = known && steps <= known.length && logged < steps ? known.slice(0, steps).reduce((sum, ms) => sum + ms, 0) : undefined;
       const dueIn = endsAt === undefined ? Infinity : endsAt - sinceStartAnsweredMs;
       return Math.ceil(Math.max(0, Math.min(pace, dueIn > 0 ? dueIn : Infinity)));
@@ -64,6 +64,11 @@ export function runnerSchedule() {
       if (latencies.length > 0 && latencies.every((ms) => Number.isFinite(ms) && ms >= 0)) known = latencies;
     },
   };
+}
+
+/** The runner's pace: after a poll answered `elapsedMs` after the start, the next comes a fifth of that later (25 ms to 1 s). */
+export function pollIntervalMs(elapsedMs) {
+  return Math.min(1000, Math.max(25, elapsedMs * 0.2));
 }
 
 /** Connect, send the frame, read the ack, then `completed` completed messages; close. */

@@ -10,9 +10,19 @@ export const TIMED_STEPS = [
   { service: 'formatter', latencyMs: 30 },
 ];
 
+/** The slow flow's steps: an execution of it takes 2 s on the tenant, as a real model's call may. */
+export const SLOW_STEPS = [
+  { service: 'retrieve', latencyMs: 500 },
+  { service: 'generate', latencyMs: 1500 },
+];
+
+/** How long an execution of the slow flow takes on the tenant, from its start to its last step's end. */
+export const SLOW_MS = SLOW_STEPS.reduce((sum, s) => sum + s.latencyMs, 0);
+
 /**
  * `zero`: two steps of latency 0, so an execution is nothing but the runner's own work and the round
- * trips. `timed`: TIMED_STEPS. `${*}` echoes the inputs back, so a test can check it got its own.
+ * trips. `timed`: TIMED_STEPS. `slow`: SLOW_STEPS. `${*}` echoes the inputs back, so a test can
+ * check it got its own.
  */
 export const FLOWS = {
   flows: {
@@ -25,6 +35,10 @@ export const FLOWS = {
     },
     timed: {
       steps: TIMED_STEPS.map((s) => ({ service: s.service, latency: s.latencyMs })),
+      outputs: { results: ['${*}'] },
+    },
+    slow: {
+      steps: SLOW_STEPS.map((s) => ({ service: s.service, latency: s.latencyMs })),
       outputs: { results: ['${*}'] },
     },
   },
@@ -72,8 +86,24 @@ export function writeTimedSuite(dir, repeat) {
   );
 }
 
-function suiteHeader(flow, until) {
-  return `flow: ${flow}\ntransport: [https, ws]\ndefaults:\n  timeout: 10s\n  until: ${until}\ntests:\n`;
+/**
+ * `count` tests of the `slow` flow over HTTPS in `dir` (emptied first), 50 to a file, each over at
+ * its last step and checking the steps the log holds (HTTPS execution logs carry no outputs).
+ */
+export function writeSlowSuite(dir, count) {
+  const perFile = 50;
+  resetDir(dir);
+  for (let first = 0, file = 0; first < count; first += perFile, file++) {
+    const tests = [];
+    for (let i = first; i < Math.min(count, first + perFile); i++) {
+      tests.push(`  - name: slow ${i}\n    inputs: { n: "${i}" }\n    expect:\n      steps: { count: ${SLOW_STEPS.length}, sequence: [${SLOW_STEPS.map((s) => s.service).join(', ')}], each: { status: completed } }\n`);
+    }
+    writeFileSync(join(dir, `slow-${String(file).padStart(3, '0')}.yaml`), suiteHeader('slow', `{ steps: ${SLOW_STEPS.length} }`, 'https') + tests.join(''));
+  }
+}
+
+function suiteHeader(flow, until, transport = '[https, ws]') {
+  return `flow: ${flow}\ntransport: ${transport}\ndefaults:\n  timeout: 10s\n  until: ${until}\ntests:\n`;
 }
 
 function resetDir(dir) {

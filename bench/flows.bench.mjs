@@ -9,9 +9,7 @@
 //    cost (node, modules, config, report file) cancels out. The floor (node:http keep-alive / ws) is
 //    a process measured the same way. The ratio is the median of the rounds' own ratios: a round's
 //    runs follow one another, so a drift in the machine's speed between rounds cancels out of it,
-//    where it would not out of a ratio of two medians taken in different rounds. The CLI runs with the user's cache folder, as a user's runs
-//    after the first do (compiled code, parsed flow test files); a first run (a fresh cache folder
-//    each time, the 1,000 tests and the one-test run alike) is printed for information.
+//    where it would not out of a ratio of two medians taken in different rounds.
 // 2. Latency honesty: the `timed` flow (50, 120, 30 ms) one execution at a time; server-reported
 //    step latencies must equal the configured ones; client wall-clock against the simulated total
 //    plus a bare round trip.
@@ -21,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTimedSuite, writeZeroSuite } from './flows-fixture.mjs';
 import { latencyHonesty } from './flows-latency.mjs';
-import { bin, formatMs, median, printResult, quick, round, startServerChild, timeCommand } from './lib.mjs';
+import { bin, formatMs, median, pairedRatio, printResult, quick, round, startServerChild, timeCommand } from './lib.mjs';
 
 const CASES = quick ? 200 : 1000;
 const ROUNDS = quick ? 1 : 7;
@@ -55,17 +53,15 @@ try {
     ['runner', 'tests'],
     ['runner', 'repeated'],
     ['runner', 'tiny'],
-    ['first', 'tests'],
-    ['first', 'tiny'],
     ['floor', 'tests'],
     ['floor', 'tiny'],
   ];
   for (let pass = -1; pass < ROUNDS; pass++) {
     for (const transport of Object.keys(TRANSPORTS)) {
       // Alternate which goes first; the warm-up pass (disk cache, the emulator's JIT) is tiny runs only.
-      const runs = pass < 0 ? plan.filter(([who, suite]) => suite === 'tiny' && who !== 'first') : pass % 2 === 0 ? plan : [...plan].reverse();
+      const runs = pass < 0 ? plan.filter(([, suite]) => suite === 'tiny') : pass % 2 === 0 ? plan : [...plan].reverse();
       for (const [who, suite] of runs) {
-        const run = who === 'floor' ? runFloor(transport, suites[suite].executions) : runRunner(transport, suite, pass, who === 'first');
+        const run = who === 'floor' ? runFloor(transport, suites[suite].executions) : runRunner(transport, suite, pass);
         if (pass >= 0) (samples[`${who} ${transport} ${suite}`] ??= []).push(run);
       }
     }
@@ -79,23 +75,18 @@ try {
     const floor = of('floor', 'tests');
     const tests = of('runner', 'tests');
     const repeated = of('runner', 'repeated');
-    const first = of('first', 'tests');
     const line = (name, r) =>
-      `    ${name.padEnd(28)} ${formatMs(r.wall).padStart(7)}/case (spread ${formatMs(r.spread[0])}–${formatMs(r.spread[1])})  CPU ${formatMs(r.cpu).padStart(7)}/case  ${pairedRatio(r, floor).ratio}x wall (rounds ${pairedRatio(r, floor).spread.join('–')}), ${round(r.cpu / floor.cpu)}x CPU (whole run ${formatMs(r.runWall)})`;
+      `    ${name.padEnd(28)} ${formatMs(r.wall).padStart(7)}/case (spread ${formatMs(r.spread[0])}–${formatMs(r.spread[1])})  CPU ${formatMs(r.cpu).padStart(7)}/case  ${pairedRatio(r.walls, floor.walls).ratio}x wall (rounds ${pairedRatio(r.walls, floor.walls).ratio_spread.join('–')}), ${round(r.cpu / floor.cpu)}x CPU (whole run ${formatMs(r.runWall)})`;
     console.log(`  ${label}`);
     console.log(line(`roleflow test, ${CASES} tests`, tests));
     console.log(line(`roleflow test, 1 test x ${CASES}`, repeated));
-    console.log(line(`  ${CASES} tests, first run`, first));
     console.log(line(`bare ${transport === 'https' ? 'node:http' : 'ws'}`, floor));
-    console.log(`    one-case runs: roleflow test ${formatMs(tests.tinyWall)} (first run ${formatMs(first.tinyWall)}), bare ${formatMs(floor.tinyWall)} (the fixed cost taken out above)`);
+    console.log(`    one-case runs: roleflow test ${formatMs(tests.tinyWall)}, bare ${formatMs(floor.tinyWall)} (the fixed cost taken out above)`);
     console.log(`    each round, roleflow test (${CASES} tests) over bare: ${tests.walls.map((w, i) => round(w / floor.walls[i])).join(', ')}`);
     overhead.push(overheadResult(`flows runner ${label} per case, ${CASES} tests`, tests, floor));
     // Information only: the repeat path alone, without loading test definitions.
-    const { ratio: repeatRatio, target: _t, ...info } = overheadResult(`flows runner ${label} per case, 1 test x ${CASES}`, repeated, floor);
-    overhead.push({ ...info, ...(repeatRatio !== undefined && { info_ratio: repeatRatio }) });
-    // Information only: a fresh cache folder, as on a CI machine whose cache is not kept.
-    const { ratio: firstRatio, target: _ft, ...cold } = overheadResult(`flows runner ${label} per case, ${CASES} tests, first run`, first, floor);
-    overhead.push({ ...cold, ...(firstRatio !== undefined && { info_ratio: firstRatio }) });
+    const { target: _t, ...info } = overheadResult(`flows runner ${label} per case, 1 test x ${CASES}`, repeated, floor);
+    overhead.push(info);
   }
   console.log(
     `  The difference between the two roleflow rows is the cost of a test definition: loading it from YAML and its result in the report ` +
@@ -120,17 +111,12 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-/**
- * `roleflow test` over a `zero` suite; checks in its JSON report that every case passed. `first`: a
- * fresh cache folder (no compiled code, no parsed files), removed after the run.
- */
-function runRunner(transport, suite, pass, first = false) {
+/** `roleflow test` over a `zero` suite; checks in its JSON report that every case passed. */
+function runRunner(transport, suite, pass) {
   const { dir, tests, executions } = suites[suite];
   const reportFile = join(work, `${transport}-${suite}.json`);
-  const profile = profileDir && suite === 'tests' && pass === 0 && !first ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const cache = first ? mkdtempSync(join(work, 'cache-')) : undefined;
-  const run = runCli([dir, '--concurrency', String(CONCURRENCY), '--transport', transport], reportFile, `${reportFile}.cpu`, profile, cache);
-  if (cache !== undefined) rmSync(cache, { recursive: true, force: true });
+  const profile = profileDir && suite === 'tests' && pass === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const run = runCli([dir, '--concurrency', String(CONCURRENCY), '--transport', transport], reportFile, `${reportFile}.cpu`, profile);
   const { summary } = JSON.parse(readFileSync(reportFile, 'utf8'));
   if (summary.passed !== tests || summary.executions !== executions) {
     throw new Error(`roleflow test (${transport}, ${suite}): ${summary.passed} of ${tests} tests passed, ${summary.executions} of ${executions} executions`);
@@ -144,19 +130,15 @@ function runFloor(transport, executions) {
   return timeNode(args, join(work, `floor-${transport}-${executions}.cpu`));
 }
 
-function runCli(args, reportFile, cpuFile, execArgv = [], cacheHome = undefined) {
+function runCli(args, reportFile, cpuFile, execArgv = []) {
   const { baseUrl, wsUrl } = tenant.info;
-  return timeNode(
-    [...execArgv, bin, 'test', ...args, '--base-url', baseUrl, '--ws-url', wsUrl, '--tenant', 'bench', '--reporter', `json=${reportFile}`],
-    cpuFile,
-    cacheHome === undefined ? {} : { XDG_CACHE_HOME: cacheHome },
-  );
+  return timeNode([...execArgv, bin, 'test', ...args, '--base-url', baseUrl, '--ws-url', wsUrl, '--tenant', 'bench', '--reporter', `json=${reportFile}`], cpuFile);
 }
 
 /** Wall time to exit and the process's own CPU time, in ms. The token only travels in the environment. */
-function timeNode(args, cpuFile, extraEnv = {}) {
+function timeNode(args, cpuFile) {
   rmSync(cpuFile, { force: true });
-  const env = { ...process.env, ROLEFLOW_TOKEN: tenant.info.token, BENCH_CPU_FILE: cpuFile, NO_COLOR: '1', ...extraEnv };
+  const env = { ...process.env, ROLEFLOW_TOKEN: tenant.info.token, BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' };
   const wall = timeCommand(process.execPath, ['--import', here('./flows-cpu.mjs'), ...args], { env });
   const { user, system } = JSON.parse(readFileSync(cpuFile, 'utf8'));
   return { wall, cpu: (user + system) / 1000 };
@@ -176,18 +158,11 @@ function perCase(runs, tiny) {
   };
 }
 
-/** The median of each round's runner/floor ratio, and their spread (min–max); a round whose marginal cost is not positive (the machine swamped it) is left out. */
-function pairedRatio(runner, floor) {
-  const ratios = runner.walls.map((w, i) => [w, floor.walls[i]]).filter(([r, f]) => r > 0 && f > 0).map(([r, f]) => r / f);
-  if (ratios.length === 0) return { ratio: Number.NaN, spread: [Number.NaN, Number.NaN] };
-  return { ratio: round(median(ratios)), spread: [round(Math.min(...ratios)), round(Math.max(...ratios))] };
-}
-
 /** A marginal cost at or below zero means the machine's load swamped the run: reported, not judged. */
 function overheadResult(bench, runner, floor) {
   const result = { bench, value_ms: round(runner.wall, 3), floor_ms: round(floor.wall, 3) };
-  const paired = pairedRatio(runner, floor);
-  if (runner.wall > 0 && floor.wall > 0 && Number.isFinite(paired.ratio)) return { ...result, ratio: paired.ratio, ratio_spread: paired.spread, target: OVERHEAD_TARGET };
+  const paired = pairedRatio(runner.walls, floor.walls);
+  if (runner.wall > 0 && floor.wall > 0 && Number.isFinite(paired.ratio)) return { ...result, ...paired, target: OVERHEAD_TARGET };
   console.log(`  ${bench}: a marginal cost at or below zero; the machine was too busy for this figure to mean anything`);
   return result;
 }

@@ -1,6 +1,9 @@
 // Shared helpers for bench/*.bench.mjs (see bench/README.md for the convention).
 // Machines are shared and noisy, so every figure is compared with a floor measured in the same run.
-import { fork, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -15,6 +18,90 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The `p`-th percentile (0..100) by the nearest rank: a value that was measured. */
+export function percentile(values, p) {
+  if (values.length === 0) throw new Error('percentile of nothing');
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * The ratio of paired samples (`values[i]` over `floors[i]`, taken in the same round, or over one
+ * bound): their median, and their spread (min–max). A drift in the machine's speed between rounds
+ * cancels out of each pair, where it would not out of a ratio of two medians. A pair with a figure
+ * at or below zero (a difference of two runs that the machine's load swamped) is left out; with
+ * none left, the ratio is NaN.
+ */
+export function pairedRatio(values, floors) {
+  const ratios = values
+    .map((v, i) => [v, Array.isArray(floors) ? floors[i] : floors])
+    .filter(([v, f]) => v > 0 && f > 0)
+    .map(([v, f]) => v / f);
+  if (ratios.length === 0) return { ratio: Number.NaN, ratio_spread: [Number.NaN, Number.NaN] };
+  return { ratio: round(median(ratios)), ratio_spread: [round(Math.min(...ratios)), round(Math.max(...ratios))] };
+}
+
+/** `min–max` of samples in ms. */
+export function spreadMs(values) {
+  return `${formatMs(Math.min(...values))}–${formatMs(Math.max(...values))}`;
+}
+
+/**
+ * The environment of a fresh CI runner for one process: HOME and the XDG base folders are new,
+ * empty temporary folders, and NODE_EXTRA_CA_CERTS is unset. Where it is set (many CI images and
+ * development machines), Node reads those certificates at every start, before any script: both a
+ * command and its `node -e 0` floor would pay it, which flatters their ratio. `cleanup()` removes
+ * the folders.
+ */
+export function coldEnv() {
+  const dir = mkdtempSync(join(tmpdir(), 'roleflow-bench-home-'));
+  const env = { NODE_EXTRA_CA_CERTS: undefined };
+  for (const [name, sub] of [['HOME', 'home'], ['XDG_CONFIG_HOME', 'config'], ['XDG_CACHE_HOME', 'cache'], ['XDG_DATA_HOME', 'data'], ['XDG_STATE_HOME', 'state']]) {
+    env[name] = join(dir, sub);
+    mkdirSync(env[name], { mode: 0o700 });
+  }
+  return { env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Run a process to its exit with its stdout and stderr read through pipes, as a CI runner reads a
+ * step. Resolves with the wall time from the spawn to the exit (`wall`), the time from the last
+ * byte it wrote on either stream to its exit (`exitLag`; undefined when it wrote nothing), its exit
+ * code and what it printed. The bench's own event loop is idle meanwhile, so an arriving chunk is
+ * seen as it comes.
+ */
+export function runProcess(command, args, { env, cwd = root } = {}) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    let lastOutput;
+    const out = [];
+    const err = [];
+    const child = spawn(command, args, { cwd, env: env === undefined ? process.env : withEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const seen = (chunks) => (chunk) => {
+      lastOutput = performance.now();
+      chunks.push(chunk);
+    };
+    child.stdout.on('data', seen(out));
+    child.stderr.on('data', seen(err));
+    let exitAt;
+    let code;
+    child.on('error', reject);
+    child.on('exit', (c, signal) => {
+      exitAt = performance.now();
+      code = c ?? signal;
+    });
+    child.on('close', () =>
+      resolve({
+        wall: exitAt - start,
+        exitLag: lastOutput === undefined ? undefined : Math.max(0, exitAt - lastOutput),
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+  });
 }
 
 /** Wall time of one run of a command to its exit, in ms; a failing command is a crash of the bench. */
@@ -32,25 +119,6 @@ export function withEnv(changes) {
   const env = { ...process.env, ...changes };
   for (const [name, value] of Object.entries(changes)) if (value === undefined) delete env[name];
   return env;
-}
-
-/**
- * Run each named command `runs` times, round-robin, so that a burst of load on the machine hits all
- * of them alike; returns the samples in ms per name. One untimed warm-up round fills the disk cache
- * (and roleflow's compile cache). `[command, args, env, { cwd, before }]`: env is added to the
- * bench's environment (`withEnv`); the command runs in `cwd` (default: the package root), after
- * `before(round)`, which is not timed.
- */
-export function timeInterleaved(commands, runs) {
-  const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
-  for (let round = -1; round < runs; round++) {
-    for (const [name, [command, args, env, { cwd, before } = {}]] of Object.entries(commands)) {
-      before?.(round);
-      const ms = timeCommand(command, args, { ...(env === undefined ? {} : { env: withEnv(env) }), ...(cwd === undefined ? {} : { cwd }) });
-      if (round >= 0) samples[name].push(ms);
-    }
-  }
-  return samples;
 }
 
 /**
@@ -84,14 +152,17 @@ export async function startServerChild(script, args = [], execArgv = []) {
   };
 }
 
-/** The child side of startServerChild: report `info` when ready, answer probes, stop on request. */
-export function serveChildProtocol(info, stop) {
+/**
+ * The child side of startServerChild: report `info` when ready, answer probes (with `more()`'s
+ * figures added), stop on request.
+ */
+export function serveChildProtocol(info, stop, more = () => ({})) {
   process.on('message', async (m) => {
     if (m.type === 'probe') {
       if (m.gc) globalThis.gc?.();
       const { rss, heapUsed } = process.memoryUsage();
       const { user, system } = process.cpuUsage();
-      process.send({ type: 'probe', rss, heapUsed, cpuMicros: user + system });
+      process.send({ type: 'probe', rss, heapUsed, cpuMicros: user + system, ...more() });
     } else if (m.type === 'stop') {
       await stop();
       process.disconnect();

@@ -1,13 +1,13 @@
-// Shared pieces of the Roles-as-code benches (plan.bench.mjs, apply.bench.mjs): a tenant preloaded
-// through the emulator's data file, role files on disk, and timed runs of the CLI or a floor script
-// as processes with their peak RSS.
+// Shared pieces of the Roles-as-code benches (plan.bench.mjs, tenant-apply.bench.mjs): a tenant
+// preloaded through the emulator's data file, role files on disk, and timed runs of the CLI or a
+// floor script as processes with their peak RSS.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
-import { bin, roleFields, root, startServerChild } from './lib.mjs';
+import { bin, roleFields, root, startServerChild, withEnv } from './lib.mjs';
 
 const usageHook = pathToFileURL(fileURLToPath(new URL('./roles-usage.mjs', import.meta.url))).href;
 const floorScript = fileURLToPath(new URL('./roles-floor.mjs', import.meta.url));
@@ -23,7 +23,7 @@ export function changedFields(i) {
 }
 
 /**
- * The emulator's data file (src/emulator/data-file.ts: exactly the body of GET /admin/roles/get)
+ * The emulator's data file (src/emulator/store/data-file.ts: exactly the body of GET /admin/roles/get)
  * holding roleFields(0..count-1): writing it is far quicker than `count` creates.
  */
 export function writeTenantData(file, count) {
@@ -42,17 +42,21 @@ export function writeRoleFiles(dir, from, to, fieldsOf) {
   }
 }
 
-/** The emulator in a child process (roles-serve.mjs), with `dataFile` preloaded when given. */
-export function startTenant({ dataFile, latencyMs = 0 } = {}) {
-  return startServerChild('./roles-serve.mjs', [dataFile ?? '-', String(latencyMs)]);
+/**
+ * The emulator in a child process (roles-serve.mjs), with `dataFile` preloaded when given, every
+ * answer `latencyMs` late, and at most `ratePerSecond` requests a second when given.
+ */
+export function startTenant({ dataFile, latencyMs = 0, ratePerSecond } = {}) {
+  return startServerChild('./roles-serve.mjs', [dataFile ?? '-', String(latencyMs), ratePerSecond === undefined ? '-' : String(ratePerSecond)]);
 }
 
 /**
- * Run `node [execArgv] dist/bin.cjs ...args` against the tenant, stdout into `stdoutFile`. Returns
- * the wall time to exit, the exit code, the first stderr line and the process's peak RSS.
+ * Run `node [execArgv] dist/bin.cjs ...args` against the tenant, stdout into `stdoutFile`, with
+ * `env` added to the environment (lib.mjs: withEnv). Returns the wall time to exit, the exit code,
+ * the first stderr line and the process's peak RSS.
  */
-export function runCli(args, { tenant, stdoutFile, execArgv = [] }) {
-  return timedNode([...execArgv, bin, ...args, '--base-url', tenant.baseUrl, '--tenant', 'bench'], tenant.token, stdoutFile);
+export function runCli(args, { tenant, stdoutFile, execArgv = [], env = {} }) {
+  return timedNode([...execArgv, bin, ...args, '--base-url', tenant.baseUrl, '--tenant', 'bench'], tenant.token, stdoutFile, env);
 }
 
 /** The plan floor (roles-floor.mjs): read the files, fetch and parse the list; `seen` is what it counted. */
@@ -67,7 +71,7 @@ export function runApplyFloor({ tenant, stdoutFile, count, concurrency }) {
   return { ...run, seen: run.code === 0 ? JSON.parse(readFileSync(stdoutFile, 'utf8')) : undefined };
 }
 
-function timedNode(args, token, stdoutFile) {
+function timedNode(args, token, stdoutFile, env = {}) {
   const usageFile = `${stdoutFile}.usage`;
   rmSync(usageFile, { force: true });
   const out = openSync(stdoutFile, 'w');
@@ -75,7 +79,7 @@ function timedNode(args, token, stdoutFile) {
   const r = spawnSync(process.execPath, ['--import', usageHook, ...args], {
     cwd: root,
     // The token only ever travels in the environment, as users give it.
-    env: { ...process.env, ROLEFLOW_TOKEN: token, BENCH_USAGE_FILE: usageFile, NO_COLOR: '1' },
+    env: withEnv({ ...env, ROLEFLOW_TOKEN: token, BENCH_USAGE_FILE: usageFile, NO_COLOR: '1' }),
     stdio: ['ignore', out, 'pipe'],
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

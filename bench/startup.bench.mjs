@@ -1,68 +1,147 @@
-// Start-up cost of the CLI: `roleflow --version`, `--help` and `validate` of the example
-// repository (this one: roles/, flows/) against a bare `node -e 0`.
-// A user pays this on every command and CI pays it on every step; the target is 2x node itself.
-// The CLI keeps the code it compiled for a command in a cache folder (src/code-cache.ts): the
-// headline rows are the runs after the first (a fresh cache folder, filled by the warm-up round);
-// the first run of a command, with no cache (NODE_DISABLE_COMPILE_CACHE=1), is printed for
-// information: it is what a fresh CI machine pays once per command.
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// Start-up where users pay it: cold, as on a fresh CI runner. Every process, the floor too, runs
+// with new, empty HOME and XDG folders and without NODE_EXTRA_CA_CERTS (lib.mjs: coldEnv), its
+// output read through pipes as a runner reads a step. Round-robin with the floor, `node -e 0`:
+//   validate    `roleflow validate` of this repository (roles/, flows/)
+//   plan        `roleflow plan` against the embedded tenant, in a fresh copy of the repository's
+//               roles/ and flows/ (no .roleflow/ left by an earlier run: a fresh checkout)
+//   action      the Action's `plan` step: its bundle (action/dist/index.js) run as a runner runs
+//               it, on a push event (no pull-request comment), in another fresh copy
+//   version, help   `--version`, `--help` (information)
+// Each ratio is the median of the rounds' own ratios (command over the floor of the same round).
+// The same runs give the time from a command's last byte of output to its exit, against a floor
+// that prints one line and exits.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, formatMs, median, printResult, quick, root, round, timeInterleaved } from './lib.mjs';
+import { fileURLToPath } from 'node:url';
+import { bin, coldEnv, formatMs, median, pairedRatio, printResult, quick, root, round, runProcess, spreadMs } from './lib.mjs';
 
-const runs = quick ? 5 : 15;
-const TARGET = 2;
-const cacheHome = mkdtempSync(join(tmpdir(), 'roleflow-bench-cache-'));
-// Where NODE_EXTRA_CA_CERTS is set (CI images often set it), Node reads those certificates at
-// every start, before any script: ~40 ms of `node -e 0` on a machine with Debian's bundle. Both
-// sides would pay it, which flatters the ratio; every process here runs without it.
-const plain = { NODE_EXTRA_CA_CERTS: undefined };
-const cached = { ...plain, XDG_CACHE_HOME: cacheHome, NODE_DISABLE_COMPILE_CACHE: '' };
-const uncached = { ...plain, NODE_DISABLE_COMPILE_CACHE: '1' };
-// A copy of the example repository whose flow test files change before each run, as after an
-// edit: their parse cache entries miss (yaml, ajv and the validators are read), the compile cache
-// is warm.
-const edited = mkdtempSync(join(tmpdir(), 'roleflow-bench-edited-'));
-for (const dir of ['roles', 'flows']) cpSync(join(root, dir), join(edited, dir), { recursive: true });
-const editFlows = (round) => {
-  for (const file of readdirSync(join(edited, 'flows')).filter((f) => f.endsWith('.yaml'))) appendFileSync(join(edited, 'flows', file), `# edit ${round}\n`);
+const ROUNDS = quick ? 5 : 15;
+const EXIT_LAG_TARGET_MS = 50;
+const bundle = fileURLToPath(new URL('../action/dist/index.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'roleflow-bench-startup-'));
+
+/** A copy of the repository's roles/ and flows/, as a checkout holds them, with no .roleflow/. */
+function checkout(name) {
+  const dir = join(work, name);
+  for (const sub of ['roles', 'flows']) cpSync(join(root, sub), join(dir, sub), { recursive: true });
+  return { dir, reset: () => rmSync(join(dir, '.roleflow'), { recursive: true, force: true }) };
+}
+const planRepo = checkout('plan');
+const actionRepo = checkout('action');
+
+/** The environment a runner gives the Action's step (test/action/run-action.ts), in fresh runner folders. */
+function actionEnv(cold) {
+  const temp = join(cold.env.HOME, 'runner');
+  mkdirSync(temp);
+  const event = join(temp, 'event.json');
+  writeFileSync(event, JSON.stringify({ ref: 'refs/heads/main' }));
+  const output = join(temp, 'output');
+  writeFileSync(output, '');
+  writeFileSync(join(temp, 'summary.md'), '');
+  return {
+    output,
+    env: {
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: 'push',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_REPOSITORY: 'acme/roles',
+      // Nothing listens there: a push event posts no comment, and this makes sure of it.
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+      GITHUB_SERVER_URL: 'https://github.invalid',
+      GITHUB_RUN_ID: '1',
+      GITHUB_SHA: 'fedcba9876543210fedcba9876543210fedcba98',
+      GITHUB_WORKSPACE: actionRepo.dir,
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: join(temp, 'summary.md'),
+      RUNNER_TEMP: temp,
+      INPUT_COMMAND: 'plan',
+      'INPUT_GITHUB-TOKEN': 'ghs_benchStandInToken0123456789',
+      'INPUT_WORKING-DIRECTORY': '.',
+    },
+  };
+}
+
+const expectPlan = (r) => r.stdout.includes('Plan: 5 to create, 0 to update, 0 to delete.') || `no plan of 5 creates in its output`;
+const commands = {
+  floor: { args: ['-e', '0'] },
+  'floor-print': { args: ['-e', "process.stdout.write('ok\\n')"] },
+  version: { args: [bin, '--version'] },
+  help: { args: [bin, '--help'] },
+  validate: { args: [bin, 'validate'], check: (r) => r.stdout.includes('are valid') || 'it did not say the files are valid' },
+  plan: { args: [bin, 'plan'], cwd: planRepo.dir, before: planRepo.reset, check: expectPlan },
+  action: {
+    args: [bundle],
+    cwd: actionRepo.dir,
+    before: actionRepo.reset,
+    env: actionEnv,
+    check: (r, step) => /^creates<<(\S+)\n5\n\1$/m.test(readFileSync(step.output, 'utf8')) || 'its creates output is not 5',
+  },
 };
 
-let samples;
+const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, { wall: [], exitLag: [] }]));
 try {
-  samples = timeInterleaved(
-    {
-      floor: [process.execPath, ['-e', '0'], plain],
-      version: [process.execPath, [bin, '--version'], cached],
-      help: [process.execPath, [bin, '--help'], cached],
-      validate: [process.execPath, [bin, 'validate'], cached],
-      'validate-edited': [process.execPath, [bin, 'validate'], cached, { cwd: edited, before: editFlows }],
-      'validate-first': [process.execPath, [bin, 'validate'], uncached],
-      'help-first': [process.execPath, [bin, '--help'], uncached],
-    },
-    runs,
-  );
+  // Round -1 is an untimed warm-up: the disk cache, as on a runner that has just checked out.
+  for (let r = -1; r < ROUNDS; r++) {
+    const names = Object.keys(commands);
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const { args, cwd, before, env, check } = commands[name];
+      const cold = coldEnv();
+      try {
+        before?.();
+        const step = env?.(cold);
+        const run = await runProcess(process.execPath, args, { env: { ...cold.env, ...step?.env }, cwd });
+        const wrong = run.code !== 0 ? `exit ${run.code}: ${run.stderr.trim().split('\n')[0] ?? ''}` : check?.(run, step);
+        if (typeof wrong === 'string') throw new Error(`${name}: ${wrong}`);
+        if (r < 0) continue;
+        samples[name].wall.push(run.wall);
+        if (run.exitLag !== undefined) samples[name].exitLag.push(run.exitLag);
+      } finally {
+        cold.cleanup();
+      }
+    }
+  }
 } finally {
-  rmSync(cacheHome, { recursive: true, force: true });
-  rmSync(edited, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }
 
-const floor = median(samples.floor);
 if (process.env.NODE_EXTRA_CA_CERTS) console.log('(NODE_EXTRA_CA_CERTS is set here: unset for every process of this bench, the floor too)');
-console.log(`node -e 0: median ${formatMs(floor)} over ${runs} runs`);
-const spread = (name) => `${formatMs(Math.min(...samples[name]))}–${formatMs(Math.max(...samples[name]))}`;
-console.log(`  (spread ${spread('floor')})`);
+const floor = samples.floor.wall;
+console.log(`Cold start-up, ${ROUNDS} rounds, each process with empty HOME and XDG folders; node -e 0: median ${formatMs(median(floor))} (${spreadMs(floor)})`);
 const rows = [
-  ['version', 'startup --version', TARGET],
-  ['help', 'startup --help', TARGET],
-  ['validate', 'startup validate', TARGET],
-  ['validate-edited', 'startup validate, flow files edited since the last run (compile cache, no parse cache entry)', undefined],
-  ['help-first', 'startup --help, first run (no compile cache)', undefined],
-  ['validate-first', 'startup validate, first run (no compile cache)', undefined],
+  ['validate', 'startup validate, cold (this repository)', 3],
+  ['plan', 'startup plan, cold (embedded tenant)', 4],
+  ['action', "startup the Action's plan step, cold (its bundle)", 4],
+  ['version', 'startup --version, cold', undefined],
+  ['help', 'startup --help, cold', undefined],
 ];
+const results = [];
 for (const [name, bench, target] of rows) {
-  const value = median(samples[name]);
-  console.log(`roleflow ${bench.slice('startup '.length)}: median ${formatMs(value)} (spread ${spread(name)}), ${round(value / floor)}x node`);
-  const result = { bench, value_ms: round(value, 1), floor_ms: round(floor, 1), ratio: round(value / floor) };
-  printResult(target === undefined ? result : { ...result, target });
+  const wall = samples[name].wall;
+  const paired = pairedRatio(wall, floor);
+  console.log(`  ${name.padEnd(8)} median ${formatMs(median(wall))} (${spreadMs(wall)}): ${paired.ratio}x node -e 0 (rounds ${paired.ratio_spread.join('–')})`);
+  results.push({ bench, value_ms: round(median(wall), 1), floor_ms: round(median(floor), 1), ...paired, ...(target === undefined ? {} : { target }) });
 }
+
+// From the last byte written to the exit: what a user (or a CI step) waits after the answer is out.
+const lagFloor = samples['floor-print'].exitLag;
+console.log(`From the last output to the exit (floor: node printing one line, median ${formatMs(median(lagFloor))}, max ${formatMs(Math.max(...lagFloor))}):`);
+for (const name of ['validate', 'plan']) {
+  const lag = samples[name].exitLag;
+  console.log(`  ${name.padEnd(8)} median ${formatMs(median(lag))}, max ${formatMs(Math.max(...lag))}; every run: ${lag.map((ms) => Math.round(ms)).join(', ')}`);
+  for (const [what, of] of [['median', median], ['max', (v) => Math.max(...v)]]) {
+    const value = of(lag);
+    const floorValue = of(lagFloor);
+    results.push({
+      bench: `exit after last output, ${name} (${what} of ${ROUNDS})`,
+      value: round(value, 1),
+      floor: round(floorValue, 1),
+      unit: 'ms',
+      // No ratio: the floor is a fraction of a millisecond, and the target is the figure itself.
+      value_target: EXIT_LAG_TARGET_MS,
+    });
+  }
+}
+for (const result of results) printResult(result);

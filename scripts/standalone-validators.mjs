@@ -1,6 +1,6 @@
 // The JSON Schemas of schemas/ as ajv standalone validators, generated at build time (build.mjs
-// puts this module in place of src/core/precompiled-schemas.ts), so no command compiles a schema
-// at start-up. The ajv options are src/core/schema.ts's; test/core/schema-standalone.test.ts proves
+// puts this module in place of src/core/text/precompiled-schemas.ts), so no command compiles a schema
+// at start-up. The ajv options are src/core/text/schema.ts's; test/core/schema-standalone.test.ts proves
 // the generated validators give exactly the errors of compiling the schemas at run time.
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -36,7 +36,7 @@ export function draft07MetaCode() {
 }
 
 /**
- * The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. Each validator's
+ * The ESM module that replaces src/core/text/precompiled-schemas.ts in the bundle. Each validator's
  * code is kept as a string and compiled (`new Function`) when a command first uses it, most
  * commands using one or two of the schemas. The ajv runtime modules the code requires are bundled
  * (each `require` below names its module); ajv itself is required only to compile a schema not

@@ -3,9 +3,11 @@
 import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
-import { describeError } from './commands/error-line.js';
-import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
+import { describeError } from './terminal/error-line.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
+import { runWasmWithBaselineCompiler } from './engine.js';
 
+runWasmWithBaselineCompiler();
 const argv = process.argv.slice(2);
 
 // A bug that escapes every command (a rejection nobody awaited, an error in a callback) still
@@ -29,6 +31,7 @@ main(argv, {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsPipe: isPipe(1),
+  ...fileAt(1),
   // The first SIGINT/SIGTERM asks for a clean stop; a second one kills the process as usual.
   waitForShutdown: () =>
     new Promise<void>((resolve) => {
@@ -57,5 +60,15 @@ function isPipe(fd: number): boolean {
     return stat.isFIFO() || stat.isSocket();
   } catch {
     return false;
+  }
+}
+
+// A regular file that stdout was redirected to by the shell, created before roleflow started.
+function fileAt(fd: number): { stdoutFile?: { dev: bigint; ino: bigint } } {
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    return stat.isFile() ? { stdoutFile: { dev: stat.dev, ino: stat.ino } } : {};
+  } catch {
+    return {};
   }
 }

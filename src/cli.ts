@@ -1,11 +1,11 @@
 import { Builtins, Cli } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
-import { describeUsageError } from './commands/error-line.js';
-import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
+import { describeUsageError } from './terminal/error-line.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';
 import { ExitCode } from './core/exit-codes.js';
-import { escapeControls } from './core/safe-text.js';
+import { escapeControls } from './core/text/safe-text.js';
 import { packageVersion } from './files/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
@@ -69,9 +69,11 @@ const VALUE_NAMES: Record<string, string> = {
   '--roles': 'DIR',
   '--flows': 'DIR',
   '--tenant': 'NAME',
+  '--preview-tenant': 'NAME',
+  '--base': 'REF',
+  '--base-report': 'FILE',
   '--from': 'NAME',
   '--to': 'NAME',
-  '--preview-tenant': 'NAME',
   '--limit': 'N',
   '--notify': 'issue',
   '--report': 'FILE',
@@ -88,6 +90,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--latency': 'MS',
   '--fail-rate': 'RATE',
   '--lost-rate': 'RATE',
+  '--rate-limit': 'N',
 };
 
 /**
@@ -184,7 +187,7 @@ async function unknownCommand(error: { candidates?: { usage: string }[] }, argv:
   const paths = (error.candidates ?? []).map((c) => synopsisPath(c.usage)).filter((p) => p !== '');
   let guess: string | undefined;
   if (words.length > 0) {
-    const { closest } = await import('./core/schema.js');
+    const { closest } = await import('./core/text/schema.js');
     const word = closest(words[0]!, paths.map((p) => p.split(' ')[0]!));
     guess = paths.find((p) => p.split(' ')[0] === word);
   }
@@ -202,7 +205,7 @@ async function withFlagGuess(cli: Cli<RoleflowContext>, line: string, argv: read
   const path = ['roleflow', ...(commandPathOf(argv) ?? [])].join(' ');
   const options = cli.definitions().find((d) => d.path === path)?.options ?? [];
   const flags = options.flatMap((o) => o.definition.split(/[ ,]/).filter((w) => w.startsWith('--')));
-  const { closest } = await import('./core/schema.js');
+  const { closest } = await import('./core/text/schema.js');
   const guess = closest(typed.replace(/=.*$/, ''), flags);
   return guess === undefined ? line : line.replace(`("${typed}")`, `("${typed}") (did you mean "${guess}"?)`);
 }

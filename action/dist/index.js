@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text3) {
-  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text3.trim());
-  if (relative9) {
-    const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
-    const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
-    return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative11 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text3.trim());
+  if (relative11) {
+    const plus = relative11[2] === void 0 ? 0 : Number(relative11[2]);
+    const shown = `${relative11[1]} baseline${relative11[2] === void 0 ? "" : ` + ${relative11[2]}%`}`;
+    return { ok: true, value: { op: relative11[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text3.trim());
   if (!m) {
@@ -101,28 +101,18 @@ var init_duration = __esm({
   }
 });
 
-// src/core/first-use.ts
+// src/core/text/first-use.ts
 function onFirstUse(make) {
   let made;
   return () => made ??= make();
 }
 var init_first_use = __esm({
-  "src/core/first-use.ts"() {
+  "src/core/text/first-use.ts"() {
     "use strict";
   }
 });
 
-// src/core/safe-text.ts
-var safe_text_exports = {};
-__export(safe_text_exports, {
-  escapeChar: () => escapeChar,
-  escapeControls: () => escapeControls,
-  escapeStray: () => escapeStray,
-  fitColumns: () => fitColumns,
-  hasUnsafe: () => hasUnsafe,
-  jsonText: () => jsonText,
-  safeText: () => safeText
-});
+// src/core/text/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
 function hasUnsafe(text3) {
   return NOT_PRINTABLE_ASCII.test(text3) && HAS_UNSAFE().test(text3);
@@ -187,7 +177,7 @@ function isWide(code3) {
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
+  "src/core/text/safe-text.ts"() {
     "use strict";
     init_first_use();
     UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
@@ -1403,8 +1393,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber7 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber7 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber7 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1744,7 +1734,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t9) => COERCIBLE.has(t9) || coerceTypes === "array" && t9 === "array") : [];
+      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1754,9 +1744,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t9 of coerceTo) {
-        if (COERCIBLE.has(t9) || t9 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t9);
+      for (const t6 of coerceTo) {
+        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t6);
         }
       }
       gen.else();
@@ -1766,8 +1756,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t9) {
-        switch (t9) {
+      function coerceSpecificType(t6) {
+        switch (t6) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1839,8 +1829,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t9 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t9, data2, strictNums, correct));
+      for (const t6 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2072,8 +2062,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -2422,20 +2412,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -2755,9 +2745,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t9) => {
-        if (!includesType(it.dataTypes, t9)) {
-          strictTypesError(it, `type "${t9}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t6) => {
+        if (!includesType(it.dataTypes, t6)) {
+          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2773,7 +2763,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t9) => hasApplicableType(ts, t9))) {
+          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2782,15 +2772,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t9) {
-      return ts.includes(t9) || t9 === "integer" && ts.includes("number");
+    function includesType(ts, t6) {
+      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t9 of it.dataTypes) {
-        if (includesType(withTypes, t9))
-          ts.push(t9);
-        else if (withTypes.includes("integer") && t9 === "number")
+      for (const t6 of it.dataTypes) {
+        if (includesType(withTypes, t6))
+          ts.push(t6);
+        else if (withTypes.includes("integer") && t6 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3146,28 +3136,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -3186,7 +3176,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve25.call(this, root, ref2);
+      let _sch = resolve29.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3213,7 +3203,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve25(root, ref2) {
+    function resolve29(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4077,7 +4067,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve25(baseURI, relativeURI, options) {
+    function resolve29(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4113,50 +4103,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative9 = parse4(serialize(relative9, options), options);
+        relative11 = parse4(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative9.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4164,7 +4154,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4468,7 +4458,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve25,
+      resolve: resolve29,
       resolveComponent,
       equal,
       serialize,
@@ -4854,7 +4844,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t9) => addRule.call(this, k, definition, t9)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
         return this;
       }
       getKeyword(keyword) {
@@ -5053,7 +5043,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t9 }) => t9 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5601,7 +5591,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t9) => t9 === "object" || t9 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -5973,8 +5963,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -5987,16 +5977,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -7140,7 +7130,7 @@ var require_ajv = __commonJS({
   }
 });
 
-// src/core/precompiled-schemas.ts
+// src/core/text/precompiled-schemas.ts
 function validatorOf(schema) {
   ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
   const { $id: _id, ...anonymous } = schema;
@@ -7148,14 +7138,14 @@ function validatorOf(schema) {
 }
 var import_ajv, ajv, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
-  "src/core/precompiled-schemas.ts"() {
+  "src/core/text/precompiled-schemas.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
     draft07MetaSchema = void 0;
   }
 });
 
-// src/core/schema.ts
+// src/core/text/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
   closest: () => closest,
@@ -7165,18 +7155,18 @@ __export(schema_exports, {
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = validatorOf(schema);
-    compiled.set(schema, validate);
+  let validate2 = compiled.get(schema);
+  if (!validate2) {
+    validate2 = validatorOf(schema);
+    compiled.set(schema, validate2);
   }
-  return validate;
+  return validate2;
 }
 function validateAgainst(schema, source, file) {
-  const validate = compileSchema(schema);
-  if (validate(source.value)) return { ok: true, value: source.value };
+  const validate2 = compileSchema(schema);
+  if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
+    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
       const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
@@ -7265,14 +7255,14 @@ function levenshtein(a, b) {
 }
 var compiled;
 var init_schema = __esm({
-  "src/core/schema.ts"() {
+  "src/core/text/schema.ts"() {
     "use strict";
     init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// src/core/text-file.ts
+// src/core/text/text-file.ts
 function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
   let text3;
@@ -7298,7 +7288,7 @@ function nulIssue(text3, file, kind) {
 }
 var MIB, UTF8;
 var init_text_file = __esm({
-  "src/core/text-file.ts"() {
+  "src/core/text/text-file.ts"() {
     "use strict";
     MIB = 1024 * 1024;
     UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -7873,8 +7863,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -7982,13 +7972,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -8040,13 +8030,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t9) => t9.tag === tagName);
-        const tagObj = match.find((t9) => !t9.format) ?? match[0];
+        const match = tags.filter((t6) => t6.tag === tagName);
+        const tagObj = match.find((t6) => !t6.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t9) => t9.identify?.(value) && !t9.format);
+      return tags.find((t6) => t6.identify?.(value) && !t6.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8640,9 +8630,9 @@ ${indent}${start}${value}${end}`;
       const str = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test2 = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        if (tags.some(test2) || compat?.some(test2))
           return quotedString(value, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -8673,10 +8663,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t9 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t9);
+        const t6 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t6);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t9}`);
+          throw new Error(`Unsupported default string type ${t6}`);
       }
       return res;
     }
@@ -8736,24 +8726,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t9) => t9.tag === item.tag);
+        const match = tags.filter((t6) => t6.tag === item.tag);
         if (match.length > 0)
-          return match.find((t9) => t9.format === item.format) ?? match[0];
+          return match.find((t6) => t6.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t9) => t9.identify?.(obj));
+        let match = tags.filter((t6) => t6.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t9) => t9.test);
+          const testMatch = match.filter((t6) => t6.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t9) => t9.format === item.format) ?? match.find((t9) => !t9.format);
+        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
       } else {
         obj = item;
-        tagObj = tags.find((t9) => t9.nodeClass && obj instanceof t9.nodeClass);
+        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -8908,8 +8898,8 @@ ${ctx.indent}`;
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
             let sp0 = valueStr.indexOf(" ");
@@ -9135,8 +9125,8 @@ var require_stringifyCollection = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
@@ -10779,7 +10769,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -10795,7 +10785,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity.isCollection(node))
+        if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -10941,8 +10931,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -11019,12 +11009,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error2.message += `:
 
 ${lineStr}
@@ -11043,7 +11033,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -11072,7 +11062,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -11128,15 +11118,15 @@ var require_resolve_props = __commonJS({
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
             found = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
-            if (flow2) {
+            if (flow) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
               comma = token;
               atNewline = false;
               hasSpace = false;
@@ -11268,10 +11258,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11285,7 +11275,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11309,7 +11299,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11325,7 +11315,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11416,7 +11406,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11430,13 +11420,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -11479,18 +11469,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11544,8 +11534,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap3 && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11557,7 +11547,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11568,8 +11558,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11586,7 +11576,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11682,7 +11672,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t9) => t9.tag === tagName && t9.collection === expType);
+      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -11766,7 +11756,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11783,24 +11773,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11983,25 +11973,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12811,14 +12801,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13569,10 +13559,10 @@ var require_lexer = __commonJS({
         }
         return n;
       }
-      *pushUntil(test) {
+      *pushUntil(test2) {
         let i = this.pos;
         let ch = this.buffer[i];
-        while (!test(ch))
+        while (!test2(ch))
           ch = this.buffer[++i];
         return yield* this.pushToIndex(i, false);
       }
@@ -13985,18 +13975,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep10;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14149,15 +14139,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14351,13 +14341,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -14635,7 +14625,7 @@ var require_dist = __commonJS({
   }
 });
 
-// src/core/yaml-source.ts
+// src/core/text/yaml-source.ts
 function parseYaml(text3, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
@@ -14749,7 +14739,7 @@ function firstLine(message3) {
 }
 var import_yaml, YAML_LIMITS, FORBIDDEN_KEYS;
 var init_yaml_source = __esm({
-  "src/core/yaml-source.ts"() {
+  "src/core/text/yaml-source.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     YAML_LIMITS = {
@@ -14863,8 +14853,8 @@ function scalarValue(raw) {
   const first = raw[0];
   if (first === '"' || first === "'") {
     if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return quotedInsideIsSimple(inside) ? inside : void 0;
+    const inside2 = raw.slice(1, -1);
+    return quotedInsideIsSimple(inside2) ? inside2 : void 0;
   }
   if (!plainIsSimple(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
   return raw;
@@ -14872,8 +14862,8 @@ function scalarValue(raw) {
 function plainIsSimple(raw) {
   return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : plainPattern().test(raw);
 }
-function quotedInsideIsSimple(inside) {
-  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && quotedInsidePattern().test(inside);
+function quotedInsideIsSimple(inside2) {
+  return QUOTED_ASCII.test(inside2) || !ALL_ASCII.test(inside2) && quotedInsidePattern().test(inside2);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -14932,9 +14922,6 @@ var init_simple_front_matter = __esm({
 });
 
 // src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
 function parseRoleFile(text3, file, schema) {
   const size3 = text3.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text3);
   if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
@@ -15145,7 +15132,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t9) => JSON.stringify(t9)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
   let message3;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15204,17 +15191,18 @@ var init_exit_codes = __esm({
   }
 });
 
-// src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
+// src/core/text/issues.ts
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
+var init_issues = __esm({
+  "src/core/text/issues.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/core/errors.ts
 function exitCodeOf(code3) {
   return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
@@ -15223,7 +15211,8 @@ var init_errors = __esm({
   "src/core/errors.ts"() {
     "use strict";
     init_exit_codes();
-    init_safe_text();
+    init_issues();
+    init_issues();
     RoleflowError = class extends Error {
       constructor(message3, code3 = "failed", options) {
         super(message3, options);
@@ -15247,7 +15236,7 @@ ${issues.map(formatIssue).join("\n")}`,
   }
 });
 
-// src/core/redact.ts
+// src/core/text/redact.ts
 function isSecretVariable(name) {
   return /TOKEN|SECRET|PASSWORD/i.test(name);
 }
@@ -15339,7 +15328,7 @@ function redactAll(text3, secrets) {
 }
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
-  "src/core/redact.ts"() {
+  "src/core/text/redact.ts"() {
     "use strict";
     init_safe_text();
     MASK = "***";
@@ -15349,18 +15338,11 @@ var init_redact = __esm({
   }
 });
 
-// src/core/printed-url.ts
-var printed_url_exports = {};
-__export(printed_url_exports, {
-  displayUrl: () => displayUrl,
-  planBaseUrl: () => planBaseUrl,
-  redactUrl: () => redactUrl,
-  shownUrl: () => shownUrl
-});
+// src/core/text/printed-url.ts
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep8, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep8}${key}=${MASK}` : whole
+    (whole, sep10, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep10}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -15401,14 +15383,14 @@ function decodeURIComponentSafe(text3) {
 }
 var SECRET_QUERY_KEY;
 var init_printed_url = __esm({
-  "src/core/printed-url.ts"() {
+  "src/core/text/printed-url.ts"() {
     "use strict";
     init_redact();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
   }
 });
 
-// src/core/url-safety.ts
+// src/core/config/url-safety.ts
 function checkTenantUrl(raw, kind) {
   let url;
   try {
@@ -15439,7 +15421,7 @@ function safeTenantUrl(raw, kind, label) {
 }
 var SCHEMES;
 var init_url_safety = __esm({
-  "src/core/url-safety.ts"() {
+  "src/core/config/url-safety.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
@@ -15450,15 +15432,7 @@ var init_url_safety = __esm({
   }
 });
 
-// src/core/config.ts
-var config_exports = {};
-__export(config_exports, {
-  DEFAULT_TOKEN_ENV: () => DEFAULT_TOKEN_ENV,
-  configuredTenant: () => configuredTenant,
-  defaultConfig: () => defaultConfig,
-  parseConfig: () => parseConfig,
-  tenantVars: () => tenantVars
-});
+// src/core/config/config.ts
 function parseConfig(text3, file, schema) {
   const source = parseYaml(text3, { file });
   if (!source.ok) return source;
@@ -15469,7 +15443,7 @@ function parseConfig(text3, file, schema) {
   const defaultTenant = raw.default_tenant;
   const issues = [
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t9]) => [...varNameIssues(t9.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t9)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
   ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -15485,7 +15459,7 @@ function parseConfig(text3, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t9]) => [name, tenantConfig(t9)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15536,16 +15510,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t9) {
+function tenantIssues(name, t6) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t9.timeout !== void 0) {
-    const timeout = parseDuration(t9.timeout);
+  if (t6.timeout !== void 0) {
+    const timeout = parseDuration(t6.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t9[key];
+    const raw = t6[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15559,23 +15533,23 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t9) {
-  const timeout = t9.timeout === void 0 ? void 0 : parseDuration(t9.timeout);
+function tenantConfig(t6) {
+  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
   return {
-    baseUrl: t9.base_url.replace(/\/+$/, ""),
-    ...t9.ws_url === void 0 ? {} : { wsUrl: t9.ws_url },
-    tokenEnv: t9.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t9.ws_auth ?? "header",
+    baseUrl: t6.base_url.replace(/\/+$/, ""),
+    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
+    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t6.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t9.retries ?? 4,
-    api: t9.api ?? {},
-    ...t9.vars === void 0 ? {} : { vars: t9.vars },
-    ...t9.preview === true && { preview: true }
+    retries: t6.retries ?? 4,
+    api: t6.api ?? {},
+    ...t6.vars === void 0 ? {} : { vars: t6.vars },
+    ...t6.preview === true && { preview: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
 var init_config = __esm({
-  "src/core/config.ts"() {
+  "src/core/config/config.ts"() {
     "use strict";
     init_duration();
     init_vars();
@@ -15749,6 +15723,7 @@ async function dirExists(dir) {
 }
 async function listFilesUnder(cwd, dir, accept) {
   const found = [];
+  const links = /* @__PURE__ */ new Set();
   const root = resolve(dir);
   const walk = async (abs, rel) => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
@@ -15759,8 +15734,11 @@ async function listFilesUnder(cwd, dir, accept) {
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules") await walk(under(root, childRel), childRel);
-      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(under(root, childRel)))) {
+      } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
+      } else if (accept(entry.name) && entry.isSymbolicLink() && await isFile(under(root, childRel))) {
+        found.push(childRel);
+        links.add(childRel);
       }
     }
   };
@@ -15769,7 +15747,9 @@ async function listFilesUnder(cwd, dir, accept) {
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    const source = { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    if (links.has(rel)) source.link = true;
+    return source;
   });
 }
 function under(root, rel) {
@@ -15813,18 +15793,19 @@ __export(config_file_exports, {
   CONFIG_FILE: () => CONFIG_FILE,
   DEFAULT_CONFIG_FILE: () => DEFAULT_CONFIG_FILE,
   configRelative: () => configRelative,
+  embeddedFlowsOf: () => embeddedFlowsOf,
   loadConfig: () => loadConfig
 });
 import { stat as stat2 } from "node:fs/promises";
 import { dirname as dirname3, join as join2, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 async function loadConfig(cwd, explicit, env = {}) {
-  const named = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
+  const named2 = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
   let file;
-  if (named !== void 0) {
-    if (!await exists(resolve2(cwd, named))) {
-      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
+  if (named2 !== void 0) {
+    if (!await exists(resolve2(cwd, named2))) {
+      throw new RoleflowError(`config file ${named2} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
     }
-    file = named;
+    file = named2;
   } else {
     const found = await findConfig(cwd, env["HOME"]);
     if (found === void 0) return defaultConfig();
@@ -15852,6 +15833,11 @@ function nonEmpty(value) {
 }
 function configRelative(cwd, config, path) {
   return resolve2(cwd, config.file === void 0 ? "." : dirname3(config.file), path);
+}
+function embeddedFlowsOf(cwd, config) {
+  const own = config.local.flowsConfig;
+  const abs = own === void 0 ? join2(packageRoot, "emulator-flows.yaml") : configRelative(cwd, config, own);
+  return { abs, file: displayPath(cwd, abs), own: own !== void 0 };
 }
 async function exists(abs) {
   try {
@@ -15955,21 +15941,21 @@ function failureCode(error2, timedOut) {
   const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
   return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
 }
-function describeFailure(request2, failure, base, attempts, timeoutMs) {
+function describeFailure(request2, failure2, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
-  if (TLS.test(failure.code)) {
-    return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
+  if (TLS.test(failure2.code)) {
+    return `cannot reach ${base}: TLS certificate not trusted (${failure2.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
-  if (INVALID.test(failure.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure.detail, 160)}`;
-  if (CLOSED.has(failure.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
-  if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after2}`;
-  const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
+  if (INVALID.test(failure2.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure2.detail, 160)}`;
+  if (CLOSED.has(failure2.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
+  if (!failure2.sent) return `cannot reach ${base}: ${failure2.code}${after2}`;
+  const what = failure2.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure2.code}: ${oneLine(failure2.detail, 120)})`;
   return `${request2.method} ${request2.path}: ${what}${after2}`;
 }
-function failureKind(failure) {
-  if (TLS.test(failure.code)) return "unreachable";
-  if (INVALID.test(failure.code) || CLOSED.has(failure.code)) return "failed";
-  return failure.sent ? "no_answer" : "unreachable";
+function failureKind(failure2) {
+  if (TLS.test(failure2.code)) return "unreachable";
+  if (INVALID.test(failure2.code) || CLOSED.has(failure2.code)) return "failed";
+  return failure2.sent ? "no_answer" : "unreachable";
 }
 function backoffMs(attempt, retryAfter, random = Math.random) {
   const asked = retryAfterMs(retryAfter);
@@ -18868,9 +18854,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve25, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve25(data2);
+              return err ? reject2(err) : resolve29(data2);
             });
           });
         }
@@ -18908,9 +18894,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve25, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve25(data2);
+              return err2 ? reject2(err2) : resolve29(data2);
             });
           });
         }
@@ -20574,8 +20560,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural3 = opts.types.length === 1 ? "" : " one of";
-      const message3 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
+      const plural2 = opts.types.length === 1 ? "" : " one of";
+      const message3 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message: message3
@@ -21159,7 +21145,7 @@ var require_util3 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util2();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -21314,7 +21300,7 @@ var require_util3 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -22416,8 +22402,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve25, reject2) => {
-        res = resolve25;
+      const promise = new Promise((resolve29, reject2) => {
+        res = resolve29;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23843,12 +23829,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve29;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24732,12 +24718,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve29;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25054,16 +25040,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve25) => {
+        return new Promise((resolve29) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve25;
+            this[kClosedResolve] = resolve29;
           } else {
-            resolve25(null);
+            resolve29(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve25) => {
+        return new Promise((resolve29) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25076,7 +25062,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve25(null);
+            resolve29(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25483,8 +25469,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve25) => {
-            this[kClosedResolve] = resolve25;
+          return new Promise((resolve29) => {
+            this[kClosedResolve] = resolve29;
           });
         }
       }
@@ -25679,9 +25665,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t9 = b;
+        const t6 = b;
         b = a % b;
-        a = t9;
+        a = t6;
       }
       return a;
     }
@@ -26606,7 +26592,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve25, reject2) => {
+        const socket = await new Promise((resolve29, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26616,7 +26602,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve25(socket2);
+              resolve29(socket2);
             }
           });
         });
@@ -26626,14 +26612,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve25, reject2) => {
+        await new Promise((resolve29, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve25();
+            resolve29();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26642,14 +26628,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve25();
+            resolve29();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve25, reject2) => {
+        await new Promise((resolve29, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26657,7 +26643,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve25();
+            resolve29();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26700,8 +26686,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve25, reject2) => {
-                      finalSocket.once("secureConnect", resolve25);
+                    await new Promise((resolve29, reject2) => {
+                      finalSocket.once("secureConnect", resolve29);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27834,7 +27820,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27848,11 +27834,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve25(null);
+                resolve29(null);
               }
             });
           } else {
-            this.on("close", resolve25);
+            this.on("close", resolve29);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27880,7 +27866,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve25, reject2) => {
+      return new Promise((resolve29, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27895,7 +27881,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve25,
+              resolve: resolve29,
               reject: reject2,
               length: 0,
               body: []
@@ -27969,18 +27955,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve25, stream, length } = consume2;
+      const { type, body, resolve: resolve29, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve25(chunksDecode(body, length, encoding));
+          resolve29(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve25(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve29(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve25(chunksConcat(body, length).buffer);
+          resolve29(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve25(new Blob(body, { type: stream[kContentType] }));
+          resolve29(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve25(chunksConcat(body, length));
+          resolve29(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28170,9 +28156,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -28384,9 +28370,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -28674,9 +28660,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -28769,9 +28755,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -30045,7 +30031,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile5, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname16, resolve: resolve25 } = __require("node:path");
+    var { dirname: dirname17, resolve: resolve29 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30246,7 +30232,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile5(resolve25(path), "utf8");
+          const data2 = await readFile5(resolve29(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30275,8 +30261,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve25(path);
-        await mkdir8(dirname16(resolvedPath), { recursive: true });
+        const resolvedPath = resolve29(path);
+        await mkdir8(dirname17(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -35623,13 +35609,13 @@ var require_headers = __commonJS({
       cookies = null;
       sortedMap;
       headersMap;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this.headersMap = new Map(init.headersMap);
-          this.sortedMap = init.sortedMap;
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this.headersMap = new Map(init2.headersMap);
+          this.sortedMap = init2.sortedMap;
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this.headersMap = new Map(init);
+          this.headersMap = new Map(init2);
           this.sortedMap = null;
         }
       }
@@ -35655,12 +35641,12 @@ var require_headers = __commonJS({
       append(name, value, isLowerCase) {
         this.sortedMap = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this.headersMap.get(lowercaseName);
-        if (exists3) {
+        const exists4 = this.headersMap.get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this.headersMap.set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this.headersMap.set(lowercaseName, { name, value });
@@ -35795,16 +35781,16 @@ var require_headers = __commonJS({
        * @param {HeadersInit|Symbol} [init]
        * @returns
        */
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers constructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -36017,17 +36003,17 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = void 0) {
+      static json(data2, init2 = void 0) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -36051,7 +36037,7 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = void 0) {
+      constructor(body = null, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -36059,7 +36045,7 @@ var require_response = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body, "Response", "body");
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this.#state = makeResponse({});
         this.#headers = new Headers2(kConstruct);
         setHeadersGuard(this.#headers, "response");
@@ -36069,7 +36055,7 @@ var require_response = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -36219,7 +36205,7 @@ var require_response = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -36230,9 +36216,9 @@ var require_response = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -36302,23 +36288,23 @@ var require_response = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        getResponseState(response).status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        getResponseState(response).status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        getResponseState(response).statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        getResponseState(response).statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(getResponseHeaders(response), init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(getResponseHeaders(response), init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -36477,7 +36463,7 @@ var require_request2 = __commonJS({
       #headers;
       #state;
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = void 0) {
+      constructor(input, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -36485,13 +36471,13 @@ var require_request2 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input);
-        init = webidl.converters.RequestInit(init);
+        init2 = webidl.converters.RequestInit(init2);
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this.#dispatcher = init.dispatcher;
+          this.#dispatcher = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -36509,17 +36495,17 @@ var require_request2 = __commonJS({
           assert(webidl.is.Request(input));
           request2 = input.#state;
           signal = input.#signal;
-          this.#dispatcher = init.dispatcher || input.#dispatcher;
+          this.#dispatcher = init2.dispatcher || input.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
         let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -36565,7 +36551,7 @@ var require_request2 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -36578,8 +36564,8 @@ var require_request2 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -36596,12 +36582,12 @@ var require_request2 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -36614,28 +36600,28 @@ var require_request2 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -36657,8 +36643,8 @@ var require_request2 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this.#state = request2;
         const ac = new AbortController();
@@ -36690,7 +36676,7 @@ var require_request2 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this.#headers);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -36702,13 +36688,13 @@ var require_request2 = __commonJS({
           }
         }
         const inputBody = webidl.is.Request(input) ? input.#state.body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -36718,7 +36704,7 @@ var require_request2 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -36962,48 +36948,48 @@ var require_request2 = __commonJS({
     Reflect.deleteProperty(Request, "getRequestState");
     Reflect.deleteProperty(Request, "setRequestState");
     mixinBody(Request, getRequestState);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        useURLCredentials: init.useURLCredentials ?? void 0,
-        traversableForUserPrompts: init.traversableForUserPrompts ?? "client",
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        useURLCredentials: init2.useURLCredentials ?? void 0,
+        traversableForUserPrompts: init2.traversableForUserPrompts ?? "client",
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -37403,12 +37389,12 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -38255,7 +38241,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve25, reject2) => agent.dispatch(
+        return new Promise((resolve29, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38343,7 +38329,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve25({
+              resolve29({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -38396,7 +38382,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve25({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38420,7 +38406,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve25({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -39686,9 +39672,9 @@ var require_events = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -39971,7 +39957,7 @@ var require_util6 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -40337,10 +40323,10 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code3, reason2, validate = false) {
+    function closeWebSocketConnection(object, code3, reason2, validate2 = false) {
       code3 ??= null;
       reason2 ??= "";
-      if (validate) validateCloseCodeAndReason(code3, reason2);
+      if (validate2) validateCloseCodeAndReason(code3, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
@@ -41301,11 +41287,11 @@ var require_websocket = __commonJS({
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code3 = 1006;
-          fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
+          fireEvent("error", this, (type, init2) => new ErrorEvent(type, init2), {
             error: new TypeError(reason2)
           });
         }
-        fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
+        fireEvent("close", this, (type, init2) => new CloseEvent(type, init2), {
           wasClean,
           code: code3,
           reason: reason2
@@ -41450,16 +41436,16 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message3 = "", init = void 0) {
+      constructor(message3 = "", init2 = void 0) {
         message3 = webidl.converters.DOMString(message3, "WebSocketError", "message");
         super(message3, "WebSocketError");
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
-        } else if (init !== null) {
-          init = webidl.converters.WebSocketCloseInfo(init);
+        } else if (init2 !== null) {
+          init2 = webidl.converters.WebSocketCloseInfo(init2);
         }
-        let code3 = init.closeCode ?? null;
-        const reason2 = init.reason ?? "";
+        let code3 = init2.closeCode ?? null;
+        const reason2 = init2.reason ?? "";
         validateCloseCodeAndReason(code3, reason2);
         if (reason2.length !== 0 && code3 === null) {
           code3 = 1e3;
@@ -42192,15 +42178,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -42687,8 +42673,8 @@ var require_undici = __commonJS({
       err.stack = stack ? `${stack}
 ${captureLines}` : capture.stack;
     }
-    module.exports.fetch = function fetch(init, options = void 0) {
-      return fetchImpl(init, options).catch((err) => {
+    module.exports.fetch = function fetch(init2, options = void 0) {
+      return fetchImpl(init2, options).catch((err) => {
         if (currentFilename) {
           appendFetchStackTrace(err, currentFilename);
         } else if (err && typeof err === "object") {
@@ -42791,7 +42777,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42901,9 +42887,9 @@ var init_http = __esm({
 });
 
 // src/core/flows/latency.ts
-function latencyMs(latency2) {
-  if (typeof latency2 !== "object" || latency2 === null) return void 0;
-  const raw = latency2;
+function latencyMs(latency) {
+  if (typeof latency !== "object" || latency === null) return void 0;
+  const raw = latency;
   const seconds = amount(raw.seconds);
   const millis = amount(raw.milliseconds);
   if (seconds !== void 0 && millis !== void 0 && millis < 1e3) return seconds * 1e3 + millis;
@@ -42966,9 +42952,9 @@ function toExecLogs(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of log entries, got ${kindOf(body)}`);
   return body.map((item, index) => {
     if (!isObject(item)) throw shapeError(where, `log entry #${index + 1} is ${kindOf(item)}, not an object`);
-    const count = Number(item.count);
+    const count2 = Number(item.count);
     const entry = {
-      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count) ? count : index + 1,
+      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count2) ? count2 : index + 1,
       service: stringOr(item.service, ""),
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
@@ -43030,7 +43016,8 @@ var init_decode = __esm({
       execution_id: "executionId",
       identity: "identity",
       stop_execution: "stopExecution",
-      flow_id: "flowId"
+      flow_id: "flowId",
+      error: "error"
     };
     WS_MESSAGE_STRINGS = {
       service_type: "serviceType",
@@ -43042,7 +43029,7 @@ var init_decode = __esm({
   }
 });
 
-// src/core/group-by.ts
+// src/core/text/group-by.ts
 function groupBy(items, key) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const item of items) {
@@ -43055,7 +43042,7 @@ function groupBy(items, key) {
   return groups2;
 }
 var init_group_by = __esm({
-  "src/core/group-by.ts"() {
+  "src/core/text/group-by.ts"() {
     "use strict";
   }
 });
@@ -43184,7 +43171,7 @@ var init_serialize = __esm({
   }
 });
 
-// src/core/glob.ts
+// src/core/text/glob.ts
 function globToRegExp(glob) {
   let source = "";
   for (const ch of glob) {
@@ -43198,7 +43185,7 @@ function matchesGlob(name, glob) {
   return globToRegExp(glob).test(name);
 }
 var init_glob = __esm({
-  "src/core/glob.ts"() {
+  "src/core/text/glob.ts"() {
     "use strict";
   }
 });
@@ -43215,10 +43202,10 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t9) => showName(t9)).join(", ");
+  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
-function membershipNotes(excluded, remote, tenant, plan) {
+function membershipNotes(excluded, remote, tenant, plan2) {
   if (excluded.length === 0) return [];
   const notes = [];
   const byName = groupBy(remote, (r) => r.name);
@@ -43226,7 +43213,7 @@ function membershipNotes(excluded, remote, tenant, plan) {
   for (const file of excluded) {
     const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
-      const outcome = plan.deleted.has(role.id) ? "is deleted from" : plan.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      const outcome = plan2.deleted.has(role.id) ? "is deleted from" : plan2.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
       if (outcome === void 0) continue;
       notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
     }
@@ -43249,7 +43236,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t9) => quote(t9)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
     });
   }
   return warnings;
@@ -43265,41 +43252,6 @@ var init_membership = __esm({
 });
 
 // src/core/roles/index.ts
-var roles_exports = {};
-__export(roles_exports, {
-  HISTORY_ROLE: () => HISTORY_ROLE,
-  MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
-  MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
-  MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
-  VAR_NAME: () => VAR_NAME,
-  checkRoleSet: () => checkRoleSet,
-  decodeRoleFile: () => decodeRoleFile,
-  escapeVars: () => escapeVars,
-  fileNameKey: () => fileNameKey,
-  filesForTenant: () => filesForTenant,
-  isForTenant: () => isForTenant,
-  membershipNotes: () => membershipNotes,
-  mergeVars: () => mergeVars,
-  notForTenantReason: () => notForTenantReason,
-  parseRoleFile: () => parseRoleFile,
-  plural: () => plural,
-  printableLine: () => printableLine,
-  quote: () => quote,
-  renderRoleFiles: () => renderRoleFiles,
-  renderVars: () => renderVars,
-  renderVarsWithOrigin: () => renderVarsWithOrigin,
-  roleFileName: () => roleFileName,
-  roleFilesForTenant: () => roleFilesForTenant,
-  serializeRoleFile: () => serializeRoleFile,
-  shellWord: () => shellWord,
-  showName: () => showName,
-  splitFrontMatter: () => splitFrontMatter,
-  thousands: () => thousands,
-  unmatchedTenantWarnings: () => unmatchedTenantWarnings,
-  varIssuesOfTenants: () => varIssuesOfTenants,
-  withoutFinalLineBreak: () => withoutFinalLineBreak,
-  withoutJournalRole: () => withoutJournalRole
-});
 var init_roles = __esm({
   "src/core/roles/index.ts"() {
     "use strict";
@@ -43339,7 +43291,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47219,8 +47171,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve25, reject2) => {
-          const waiter = { resolve: resolve25, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve29, reject2) => {
+          const waiter = { resolve: resolve29, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47325,7 +47277,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve25, reject2) => {
+  return new Promise((resolve29, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message3, code3, status = "error") => {
@@ -47351,7 +47303,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve25(new Session(socket, shown, secrets));
+      resolve29(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47560,6 +47512,7 @@ var init_client = __esm({
 
 // src/emulator/auth-and-faults.ts
 import { timingSafeEqual } from "node:crypto";
+import { performance as performance3 } from "node:perf_hooks";
 function tokenChecker(token) {
   const expected = Buffer.from(token);
   return (candidate) => {
@@ -47588,14 +47541,29 @@ function createFaults(failRate = 0, lostRate = 0, seed) {
     lost: () => lostRate > 0 && random() < lostRate
   };
 }
+function createRateLimit(perSecond, now = () => performance3.now()) {
+  const interval = 1e3 / perSecond;
+  const burst = (Math.max(1, Math.floor(perSecond)) - 1) * interval;
+  let fullAt = now();
+  return {
+    take() {
+      const t6 = now();
+      const next = Math.max(fullAt, t6);
+      const waitMs = next - burst - t6;
+      if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
+      fullAt = next + interval;
+      return void 0;
+    }
+  };
+}
 function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t9 = a;
-    t9 = Math.imul(t9 ^ t9 >>> 15, t9 | 1);
-    t9 ^= t9 + Math.imul(t9 ^ t9 >>> 7, t9 | 61);
-    return ((t9 ^ t9 >>> 14) >>> 0) / 4294967296;
+    let t6 = a;
+    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
+    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
+    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47604,7 +47572,7 @@ var init_auth_and_faults = __esm({
   }
 });
 
-// src/emulator/data-file.ts
+// src/emulator/store/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
 import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 async function loadDataFile(file) {
@@ -47697,7 +47665,7 @@ function processAlive(pid) {
 }
 var logPath, oneLine2;
 var init_data_file = __esm({
-  "src/emulator/data-file.ts"() {
+  "src/emulator/store/data-file.ts"() {
     "use strict";
     init_errors();
     logPath = (file) => `${file}.log`;
@@ -47705,13 +47673,13 @@ var init_data_file = __esm({
   }
 });
 
-// src/emulator/data-log.ts
+// src/emulator/store/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { mkdir as mkdir2, open, rename, rm as rm2 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
-  "src/emulator/data-log.ts"() {
+  "src/emulator/store/data-log.ts"() {
     "use strict";
     init_errors();
     init_data_file();
@@ -47876,13 +47844,72 @@ var init_data_log = __esm({
   }
 });
 
+// src/emulator/store/role-refs.ts
+function readRoleTemplate(inner) {
+  if (!inner.startsWith(ROLE_PREFIX)) return void 0;
+  const written = `\${${inner}}`;
+  const rest = inner.slice(ROLE_PREFIX.length);
+  const dot = rest.lastIndexOf(".");
+  if (dot === -1) return { problem: `${written}: expected \${role.NAME.content} or \${role.NAME.description}` };
+  const name = rest.slice(0, dot);
+  const field = rest.slice(dot + 1);
+  if (!ROLE_NAME.test(name)) return { problem: `${written}: ${JSON.stringify(name)} is not a Role name a flow can use (letters, digits, ".", "_", "-")` };
+  if (!ROLE_FIELDS.includes(field)) {
+    return { problem: `${written}: a Role has no field ${JSON.stringify(field)}; use content or description` };
+  }
+  return { name, field };
+}
+function roleTemplatesIn(text3) {
+  const found = [];
+  for (const match of text3.matchAll(TEMPLATE)) {
+    const template = readRoleTemplate(match[1]);
+    if (template !== void 0) found.push(template);
+  }
+  return found;
+}
+function stringsIn(value, at = []) {
+  if (typeof value === "string") return [{ text: value, at }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn(v, [...at, String(i)]));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...at, k]));
+  return [];
+}
+function missingRoleText(name, by) {
+  return `Role "${name}" not found on the tenant (used by ${by}): apply the role files first (roleflow apply)`;
+}
+var ROLE_NAME_PATTERN, ROLE_NAME, ROLE_FIELDS, TEMPLATE, ROLE_PREFIX;
+var init_role_refs = __esm({
+  "src/emulator/store/role-refs.ts"() {
+    "use strict";
+    ROLE_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9._-]*$";
+    ROLE_NAME = new RegExp(ROLE_NAME_PATTERN);
+    ROLE_FIELDS = ["content", "description"];
+    TEMPLATE = /\$\{([^}]*)\}/g;
+    ROLE_PREFIX = "role.";
+  }
+});
+
 // src/emulator/flow-run.ts
 import { randomUUID } from "node:crypto";
-function startExecution(flow2, inputs, now = Date.now()) {
-  const failing = flow2.steps.findIndex((s) => s.fails(inputs));
-  const ran = failing === -1 ? flow2.steps : flow2.steps.slice(0, failing + 1);
+function startExecution(flow, inputs, lookup2, now = Date.now()) {
+  const roles = /* @__PURE__ */ new Map();
+  for (const name of flow.roles) {
+    const role = lookup2(name);
+    if (role !== void 0) roles.set(name, role);
+  }
+  const last = flow.steps.length - 1;
+  const why2 = (step2, i) => {
+    if (step2.role !== void 0 && !roles.has(step2.role)) return missingRoleText(step2.role, `step "${step2.service}"`);
+    const forOutputs = i === last ? flow.outputRoles.find((name) => !roles.has(name)) : void 0;
+    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow.name}"`);
+    return step2.fails(inputs) ? `${step2.service} failed` : void 0;
+  };
+  let error2;
+  const failing = flow.steps.findIndex((step2, i) => (error2 = why2(step2, i)) !== void 0);
+  const ran = failing === -1 ? flow.steps : flow.steps.slice(0, failing + 1);
   const stepIds = ran.map(() => randomUUID());
-  return { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds };
+  const execution = { id: randomUUID(), flow, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
+  if (error2 !== void 0) execution.error = error2;
+  return execution;
 }
 function stepStatus(execution, index) {
   const last = index === execution.ran.length - 1;
@@ -47893,18 +47920,21 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step3, i) => {
-    if (execution.startedAt + step3.endsAtMs > now) return;
+  execution.ran.forEach((step2, i) => {
+    if (execution.startedAt + step2.endsAtMs > now) return;
+    const status = stepStatus(execution, i);
     entries.push({
       count: String(i + 1),
-      service: step3.service,
+      service: step2.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
-      status: stepStatus(execution, i),
-      latency: latencyObject(step3.latencyMs, form),
-      flow_id: execution.flow.flowId
+      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
+      status,
+      latency: latencyObject(step2.latencyMs, form),
+      flow_id: execution.flow.flowId,
+      // The interface shows no error member; a failed step says why in one, as the WebSocket does.
+      ...status === "completed" ? {} : { error: execution.error }
     });
   });
   return entries;
@@ -47913,24 +47943,28 @@ function latencyObject(ms2, form) {
   if (ms2 < 1e3) return { milliseconds: ms2 };
   return { seconds: Math.floor(ms2 / 1e3), milliseconds: form === "parts" ? ms2 % 1e3 : ms2 };
 }
-function renderOutputs(flow2, inputs) {
-  return { results: flow2.outputs.results.map((r) => render2(r, inputs)) };
+function renderOutputs(execution) {
+  return { results: execution.flow.outputs.results.map((r) => render2(r, execution.inputs, execution.roles)) };
 }
-function render2(template, inputs) {
+function render2(template, inputs, roles) {
   if (typeof template === "string") {
     if (template === "${*}") return { ...inputs };
-    return template.replace(/\$\{([^}]*)\}/g, (_, name) => Object.hasOwn(inputs, name) ? inputs[name] : "");
+    return template.replace(TEMPLATE, (_, inner) => {
+      const role = readRoleTemplate(inner);
+      if (role !== void 0) return "name" in role ? roles.get(role.name)?.[role.field] ?? "" : "";
+      return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
+    });
   }
-  if (Array.isArray(template)) return template.map((t9) => render2(t9, inputs));
+  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
   if (template !== null && typeof template === "object") {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs)]));
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
   return template;
 }
 function nodeOutputs(execution, index) {
   const status = stepStatus(execution, index);
   if (index === execution.flow.steps.length - 1 && status === "completed") {
-    return renderOutputs(execution.flow, execution.inputs);
+    return renderOutputs(execution);
   }
   return { results: [{ service: execution.ran[index].service, execution_id: execution.stepIds[index], status }] };
 }
@@ -47938,6 +47972,7 @@ var KEEP_FINISHED_MS, MAX_EXECUTIONS, ExecutionStore;
 var init_flow_run = __esm({
   "src/emulator/flow-run.ts"() {
     "use strict";
+    init_role_refs();
     KEEP_FINISHED_MS = 10 * 6e4;
     MAX_EXECUTIONS = 1e4;
     ExecutionStore = class {
@@ -48047,7 +48082,7 @@ var init_http_kit = __esm({
 });
 
 // src/emulator/flow-routes.ts
-function flowRoutes(flows, executions, form) {
+function flowRoutes(flows, roles, executions, form) {
   return [
     {
       method: "POST",
@@ -48055,13 +48090,13 @@ function flowRoutes(flows, executions, form) {
       body: true,
       mutates: false,
       handle: (req) => {
-        const flow2 = flows.get(req.param);
-        if (!flow2) return message(404, `flow not found: ${req.param}`);
-        const checked = checkInputs(flow2, req.body ?? {});
+        const flow = flows.get(req.param);
+        if (!flow) return message(404, `flow not found: ${req.param}`);
+        const checked = checkInputs(flow, req.body ?? {});
         if ("problem" in checked) return message(400, checked.problem);
-        const execution = startExecution(flow2, checked.inputs);
+        const execution = startExecution(flow, checked.inputs, roles);
         executions.add(execution);
-        return json(200, { flowId: flow2.flowId, executionId: execution.id });
+        return json(200, { flowId: flow.flowId, executionId: execution.id });
       }
     },
     {
@@ -48080,7 +48115,7 @@ function flowRoutes(flows, executions, form) {
     }
   ];
 }
-function checkInputs(flow2, value) {
+function checkInputs(flow, value) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { problem: "flow inputs must be a JSON object of strings" };
   }
@@ -48088,7 +48123,7 @@ function checkInputs(flow2, value) {
   const wrong = entries.find(([, v]) => typeof v !== "string");
   if (wrong) return { problem: `input "${wrong[0]}" must be a string` };
   const inputs = Object.fromEntries(entries);
-  const missing = flow2.required.filter((name) => !Object.hasOwn(inputs, name));
+  const missing = flow.required.filter((name) => !Object.hasOwn(inputs, name));
   if (missing.length > 0) return { problem: `${MISSING_PARAMETERS}: ${missing.join(", ")}` };
   return { inputs };
 }
@@ -48102,106 +48137,181 @@ var init_flow_routes = __esm({
   }
 });
 
-// src/emulator/flows-config.schema.ts
-var latency, step, flow, flowsConfigSchema;
-var init_flows_config_schema = __esm({
-  "src/emulator/flows-config.schema.ts"() {
-    "use strict";
-    latency = {
-      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
-      type: ["string", "integer"],
-      minimum: 0
-    };
-    step = {
-      type: "object",
-      additionalProperties: false,
-      required: ["service"],
-      properties: {
-        service: { type: "string", minLength: 1, description: "Service name logged for this step" },
-        latency,
-        fail: { type: "boolean", description: "This step always fails" },
-        fail_when: {
-          type: "object",
-          description: "Fails when the named input matches the regular expression",
-          additionalProperties: { type: "string" }
-        },
-        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' }
-      }
-    };
-    flow = {
-      type: "object",
-      additionalProperties: false,
-      required: ["steps", "outputs"],
-      properties: {
-        flow_id: { type: "string", minLength: 1 },
-        identity: { type: "string", minLength: 1 },
-        inputs: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-        steps: { type: "array", minItems: 1, items: step },
-        outputs: {
-          type: "object",
-          additionalProperties: false,
-          required: ["results"],
-          properties: {
-            results: {
-              type: "array",
-              items: { oneOf: [{ type: "object" }, { const: "${*}" }] }
-            }
-          }
-        }
-      }
-    };
-    flowsConfigSchema = {
+// schemas/emulator-flows.schema.json
+var emulator_flows_schema_default;
+var init_emulator_flows_schema = __esm({
+  "schemas/emulator-flows.schema.json"() {
+    emulator_flows_schema_default = {
       $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "https://roleflow.dev/schemas/emulator-flows.schema.json",
       title: "roleflow emulator flows",
+      description: "The flows of roleflow's embedded tenant (emulator-flows.yaml, serve --flows-config, local.flows_config); the format is documented in the header of emulator-flows.yaml.",
       type: "object",
       additionalProperties: false,
-      required: ["flows"],
+      required: [
+        "flows"
+      ],
       properties: {
         flows: {
           type: "object",
-          propertyNames: { pattern: "^[A-Za-z0-9._-]+$" },
-          additionalProperties: flow
+          propertyNames: {
+            pattern: "^[A-Za-z0-9._-]+$"
+          },
+          additionalProperties: {
+            type: "object",
+            additionalProperties: false,
+            required: [
+              "steps",
+              "outputs"
+            ],
+            properties: {
+              flow_id: {
+                type: "string",
+                minLength: 1
+              },
+              identity: {
+                type: "string",
+                minLength: 1
+              },
+              inputs: {
+                type: "array",
+                items: {
+                  type: "string",
+                  minLength: 1
+                },
+                uniqueItems: true
+              },
+              steps: {
+                type: "array",
+                minItems: 1,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "service"
+                  ],
+                  properties: {
+                    service: {
+                      type: "string",
+                      minLength: 1,
+                      description: "Service name logged for this step"
+                    },
+                    latency: {
+                      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
+                      type: [
+                        "string",
+                        "integer"
+                      ],
+                      minimum: 0
+                    },
+                    fail: {
+                      type: "boolean",
+                      description: "This step always fails"
+                    },
+                    fail_when: {
+                      type: "object",
+                      description: "Fails when the named input matches the regular expression",
+                      additionalProperties: {
+                        type: "string"
+                      }
+                    },
+                    fail_status: {
+                      type: "string",
+                      minLength: 1,
+                      description: 'Status logged when the step fails (default "failed")'
+                    },
+                    role: {
+                      type: "string",
+                      pattern: "^[A-Za-z0-9_][A-Za-z0-9._-]*$",
+                      description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
+                    }
+                  }
+                }
+              },
+              outputs: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "results"
+                ],
+                properties: {
+                  results: {
+                    type: "array",
+                    items: {
+                      oneOf: [
+                        {
+                          type: "object"
+                        },
+                        {
+                          const: "${*}"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          }
         }
       }
     };
   }
 });
 
+// src/emulator/flows-config.schema.ts
+var flowsConfigSchema;
+var init_flows_config_schema = __esm({
+  "src/emulator/flows-config.schema.ts"() {
+    "use strict";
+    init_emulator_flows_schema();
+    flowsConfigSchema = emulator_flows_schema_default;
+  }
+});
+
 // src/emulator/flows-config.ts
 import { createHash } from "node:crypto";
 function loadFlowsConfig(text3, file) {
+  const loaded = loadFlowsSource(text3, file);
+  return loaded.ok ? { ok: true, value: loaded.value.config } : loaded;
+}
+function loadFlowsSource(text3, file) {
   const parsed = parseYaml(text3, { file });
   if (!parsed.ok) return parsed;
-  return validateFlows(parsed.value, file);
+  const checked = validateFlows(parsed.value, file);
+  return checked.ok ? { ok: true, value: { config: checked.value, source: parsed.value } } : checked;
 }
 function validateFlowsObject(value, label) {
   return validateFlows({ value, locate: () => ({ line: 1, col: 1 }) }, label);
 }
 function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
-  for (const [name, flow2] of Object.entries(config.flows)) {
+  for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step3, i) => {
-      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
+    const steps = flow.steps.map((step2, i) => {
+      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step3.fail === true;
+      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step2.fail === true;
       return {
-        service: step3.service,
+        service: step2.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step3.fail_status ?? "failed",
+        failStatus: step2.fail_status ?? "failed",
+        ...step2.role === void 0 ? {} : { role: step2.role },
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
+    const outputRoles = outputRoleNames(flow.outputs);
     compiled2.set(name, {
       name,
-      flowId: flow2.flow_id ?? stableId(name),
-      identity: flow2.identity ?? DEFAULT_IDENTITY,
-      required: flow2.inputs ?? [],
+      flowId: flow.flow_id ?? stableId(name),
+      identity: flow.identity ?? DEFAULT_IDENTITY,
+      required: flow.inputs ?? [],
       steps,
-      outputs: flow2.outputs
+      outputs: flow.outputs,
+      outputRoles,
+      roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
     });
   }
   return compiled2;
@@ -48212,6 +48322,10 @@ function parseLatency(value) {
   if (!match) return void 0;
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
+function outputRoleNames(outputs) {
+  const names = stringsIn(outputs).flatMap(({ text: text3 }) => roleTemplatesIn(text3).flatMap((t6) => "name" in t6 ? [t6.name] : []));
+  return [...new Set(names)];
+}
 function validateFlows(source, file) {
   const checked = validateAgainst(flowsConfigSchema, source, file);
   const issues = [...checked.ok ? [] : checked.issues, ...valueIssues(source, file)];
@@ -48221,22 +48335,29 @@ function validateFlows(source, file) {
 function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
-  for (const [name, flow2] of Object.entries(flows)) {
-    const steps = asRecord(flow2)?.["steps"];
+  for (const [name, flow] of Object.entries(flows)) {
+    for (const { text: text3, at } of stringsIn(asRecord(flow)?.["outputs"])) {
+      for (const template of roleTemplatesIn(text3)) {
+        if (!("problem" in template)) continue;
+        const pointer = pointerOf(["flows", name, "outputs", ...at]);
+        issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
+      }
+    }
+    const steps = asRecord(flow)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step3 = asRecord(raw) ?? {};
+      const step2 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
-        const pointer = ["", "flows", name, "steps", String(i), ...keys].map(escapePointer).join("/");
+        const pointer = pointerOf(["flows", name, "steps", String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step3["latency"];
-      if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
-        at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
-      } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
+      const latency = step2["latency"];
+      if (typeof latency === "string" && parseLatency(latency) === void 0) {
+        at(["latency"], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      } else if ((typeof latency === "string" || typeof latency === "number") && parseLatency(latency) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -48255,8 +48376,8 @@ function regexProblem(source) {
     return `not a valid regular expression (${err instanceof Error ? err.message : String(err)})`;
   }
 }
-function escapePointer(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+function pointerOf(keys) {
+  return ["", ...keys].map((key) => key.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 }
 function stableId(name) {
   const hex = createHash("sha256").update(`roleflow-emulator-flow:${name}`).digest("hex");
@@ -48269,6 +48390,7 @@ var init_flows_config = __esm({
     init_schema();
     init_yaml_source();
     init_flows_config_schema();
+    init_role_refs();
     DEFAULT_IDENTITY = "emulator";
     MAX_LATENCY_MS = 36e5;
     LATENCY = /^([0-9]+(?:\.[0-9]+)?)(ms|s)$/;
@@ -48276,14 +48398,14 @@ var init_flows_config = __esm({
 });
 
 // src/emulator/http-server.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
+  const { faults, rateLimit, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
   const deliver = (res, method, path, started, answer) => {
     send(res, answer);
-    onRequest?.({ method, path, status: answer.status, ms: performance3.now() - started });
+    onRequest?.({ method, path, status: answer.status, ms: performance4.now() - started });
   };
   const reply = (res, method, path, started, answer) => {
     log.add(method, path, answer.status);
@@ -48298,20 +48420,22 @@ function createHttpHandler(options) {
     if (route.mutates && answer.status === 200 && faults.lost()) {
       log.add(method, path, 0);
       req.socket.destroy();
-      onRequest?.({ method, path, status: 0, ms: performance3.now() - started });
+      onRequest?.({ method, path, status: 0, ms: performance4.now() - started });
       return;
     }
     reply(res, method, path, started, answer);
   };
   return (req, res) => {
-    const started = onRequest ? performance3.now() : 0;
+    const started = onRequest ? performance4.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    const failure = faults.failure();
-    if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
-    if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const failure2 = faults.failure();
+    if (failure2 === 500) return reply(res, method, path, started, INTERNAL_ERROR);
+    if (failure2 === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const waitSeconds = rateLimit?.take();
+    if (waitSeconds !== void 0) return reply(res, method, path, started, tooManyRequests(waitSeconds));
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
     const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
     if ("status" in found) return reply(res, method, path, started, found);
@@ -48382,7 +48506,7 @@ function send(res, answer) {
     res.destroy();
   }
 }
-var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, notFound;
+var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, tooManyRequests, notFound;
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
     "use strict";
@@ -48392,6 +48516,7 @@ var init_http_server = __esm({
     INTERNAL_ERROR = message(500, "internal server error");
     UNAVAILABLE = { ...message(503, "service unavailable"), headers: { "retry-after": "0" } };
     UNAUTHORIZED = message(401, "unauthorized");
+    tooManyRequests = (seconds) => ({ ...message(429, "too many requests"), headers: { "retry-after": String(seconds) } });
     notFound = (method, path) => message(404, `not found: ${method} ${path}`);
   }
 });
@@ -48399,12 +48524,12 @@ var init_http_server = __esm({
 // src/emulator/role-routes.ts
 function roleRoutes(store, unknownId) {
   const create = (req) => {
-    const fields = stringFields(req.body, ROLE_FIELDS);
+    const fields = stringFields(req.body, ROLE_FIELDS2);
     if (!fields || fields.name === "") return message(400, MISSING_PARAMETERS);
     return json(200, { message: "Role created", id: store.create(fields) });
   };
   const update = (text3) => (req) => {
-    const fields = stringFields(req.body, ["id", ...ROLE_FIELDS]);
+    const fields = stringFields(req.body, ["id", ...ROLE_FIELDS2]);
     if (!fields || fields.id === "" || fields.name === "") return message(400, MISSING_PARAMETERS);
     if (!store.update(fields.id, fields)) return message(404, NOT_FOUND);
     return json(200, { message: text3, id: fields.id });
@@ -48444,21 +48569,21 @@ function get(store, req, unknownId) {
   if (unknownId === "empty") return { status: 200, body: "[]" };
   return message(unknownId === "404" ? 404 : 200, NOT_FOUND);
 }
-var ROLE_FIELDS, NOT_FOUND;
+var ROLE_FIELDS2, NOT_FOUND;
 var init_role_routes = __esm({
   "src/emulator/role-routes.ts"() {
     "use strict";
     init_http_kit();
-    ROLE_FIELDS = ["name", "description", "content"];
+    ROLE_FIELDS2 = ["name", "description", "content"];
     NOT_FOUND = "role not found";
   }
 });
 
-// src/emulator/role-store.ts
+// src/emulator/store/role-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 var RoleStore, IsoClock;
 var init_role_store = __esm({
-  "src/emulator/role-store.ts"() {
+  "src/emulator/store/role-store.ts"() {
     "use strict";
     RoleStore = class {
       constructor(lastUpdateField, onChange = () => {
@@ -48467,6 +48592,10 @@ var init_role_store = __esm({
         this.onChange = onChange;
       }
       byId = /* @__PURE__ */ new Map();
+      /** Each Role's name, in the same order as `byId`. */
+      nameById = /* @__PURE__ */ new Map();
+      /** What `byName` answered since the last change: executions of one flow share the same strings. */
+      named = /* @__PURE__ */ new Map();
       listBody;
       clock = new IsoClock();
       /** Put back Roles read from a data file, keeping their ids and timestamps. */
@@ -48482,6 +48611,22 @@ var init_role_store = __esm({
       /** One Role as the service answers it, or undefined. */
       json(id) {
         return this.byId.get(id);
+      }
+      /**
+       * The content and description of the Role named `name` (what a flow runs with), or undefined.
+       * Names are not unique: of several, the first created.
+       */
+      byName(name) {
+        if (this.named.has(name)) return this.named.get(name);
+        let found;
+        for (const [id, held] of this.nameById) {
+          if (held !== name) continue;
+          const { content, description } = JSON.parse(this.byId.get(id));
+          found = { content, description };
+          break;
+        }
+        this.named.set(name, found);
+        return found;
       }
       create(fields) {
         const now = this.clock.now();
@@ -48501,6 +48646,8 @@ var init_role_store = __esm({
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
+        this.nameById.delete(id);
+        this.named.clear();
         this.changed({ delete: id });
         return true;
       }
@@ -48528,6 +48675,8 @@ var init_role_store = __esm({
           [this.lastUpdateField]: role.lastUpdated
         });
         this.byId.set(role.id, json2);
+        this.nameById.set(role.id, role.name);
+        this.named.clear();
         return json2;
       }
       changed(change2) {
@@ -48555,7 +48704,7 @@ import { randomUUID as randomUUID3 } from "node:crypto";
 function createWsEndpoint(options) {
   const wss = new import_websocket_server.default({ noServer: true, maxPayload: options.maxPayload });
   const connections = /* @__PURE__ */ new Set();
-  const serve = (ws) => {
+  const serve2 = (ws) => {
     const conn = { ws, id: randomUUID3(), timers: /* @__PURE__ */ new Set() };
     connections.add(conn);
     ws.on("message", (data2) => onFrame(conn, data2, options));
@@ -48576,7 +48725,7 @@ function createWsEndpoint(options) {
       const queryToken = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get("token");
       const allowed = options.tokenMatches(bearerToken(req.headers.authorization)) || options.tokenMatches(queryToken ?? void 0);
       if (!allowed) return refuse(socket, "403 Forbidden");
-      wss.handleUpgrade(req, socket, head, serve);
+      wss.handleUpgrade(req, socket, head, serve2);
     },
     close() {
       for (const conn of connections) {
@@ -48602,33 +48751,33 @@ function onFrame(conn, data2, options) {
   const name = typeof service === "string" ? service : "";
   if (action !== "message") return reject(conn, "400", name, 'unsupported action: expected "message"');
   if (name === "") return reject(conn, "400", "", `${MISSING_PARAMETERS}: service`);
-  const flow2 = options.flows.get(name);
-  if (!flow2) return reject(conn, "404", name, `flow not found: ${name}`);
-  const checked = checkInputs(flow2, rest);
+  const flow = options.flows.get(name);
+  if (!flow) return reject(conn, "404", name, `flow not found: ${name}`);
+  const checked = checkInputs(flow, rest);
   if ("problem" in checked) return reject(conn, "400", name, checked.problem);
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
-  const execution = startExecution(flow2, checked.inputs);
+  const execution = startExecution(flow, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step3, i) => {
+  execution.ran.forEach((step2, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step3.endsAtMs).unref();
+    }, step2.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step3 = execution.ran[index];
-  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step3.service} failed` } };
+  const step2 = execution.ran[index];
+  const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send2(conn, {
     state: "completed",
     statusCode: ok ? "200" : "500",
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step3.nodeId
+    nodeId: step2.nodeId
   });
 }
 function reject(conn, statusCode, service, text3) {
@@ -48692,10 +48841,11 @@ async function startEmulator(options = {}) {
     writer = new DataLog(options.dataFile, () => store.listJson(), options.onDataFileError, loaded, options.dataLogCompactBytes);
     if (loaded.logBytes > 0) await writer.compact();
   }
+  const roleByName = (name) => store.byName(name);
   const log = new RequestLog();
   const routes = [
     ...roleRoutes(store, options.unknownId ?? "404"),
-    ...flowRoutes(flows, new ExecutionStore(), options.latencyForm ?? "parts")
+    ...flowRoutes(flows, roleByName, new ExecutionStore(), options.latencyForm ?? "parts")
   ];
   const faults = createFaults(options.failRate, options.lostRate, options.seed);
   const handler = createHttpHandler({
@@ -48703,12 +48853,13 @@ async function startEmulator(options = {}) {
     disable: options.disable ?? [],
     tokenMatches,
     faults,
+    rateLimit: options.rateLimit === void 0 ? void 0 : createRateLimit(options.rateLimit.perSecond),
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
     onRequest: options.onRequest
   });
-  const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? "per-node", maxPayload: maxBodyBytes });
+  const ws = createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? "per-node", maxPayload: maxBodyBytes });
   const server = createServer(handler);
   server.on("upgrade", ws.upgrade);
   const host = options.host ?? "127.0.0.1";
@@ -48723,7 +48874,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve25) => server.close(() => resolve25()));
+      const closed = new Promise((resolve29) => server.close(() => resolve29()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48754,6 +48905,8 @@ function checkOptions(o) {
     if (v !== void 0 && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
   if (o.latencyMs !== void 0 && !(o.latencyMs >= 0 && o.latencyMs <= 36e5)) problems.push("latencyMs must be from 0 to 3600000 (1 h)");
+  const perSecond = o.rateLimit?.perSecond;
+  if (o.rateLimit !== void 0 && !(typeof perSecond === "number" && perSecond > 0 && perSecond <= 1e6)) problems.push("rateLimit.perSecond must be more than 0 (at most 1000000)");
   if (o.maxBodyBytes !== void 0 && !(o.maxBodyBytes > 0)) problems.push("maxBodyBytes must be more than 0");
   if (o.port !== void 0 && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push("port must be an integer from 0 to 65535");
@@ -48762,12 +48915,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve25, reject2) => {
+  return new Promise((resolve29, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve25(server.address()));
+    server.listen(port, host, () => resolve29(server.address()));
   });
 }
 function displayHost(host) {
@@ -48831,7 +48984,7 @@ async function openTenant(opts) {
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
-      ...config.local.flowsConfig === void 0 ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }
+      flows: embeddedFlowsOf(opts.cwd, config).abs
     });
     const target2 = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
     const client2 = createClient2({ target: target2, token: emulator.token, ...hooks(opts) });
@@ -48875,16 +49028,16 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-function targetOf(name, t9) {
+function targetOf(name, t6) {
   return {
     name,
-    baseUrl: t9.baseUrl,
-    ...t9.wsUrl === void 0 ? {} : { wsUrl: t9.wsUrl },
-    wsAuth: t9.wsAuth ?? "header",
-    api: t9.api ?? {},
-    timeoutMs: t9.timeoutMs ?? 3e4,
-    retries: t9.retries ?? 4,
-    ...t9.tokenEnv === void 0 ? {} : { tokenEnv: t9.tokenEnv }
+    baseUrl: t6.baseUrl,
+    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
+    wsAuth: t6.wsAuth ?? "header",
+    api: t6.api ?? {},
+    timeoutMs: t6.timeoutMs ?? 3e4,
+    retries: t6.retries ?? 4,
+    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -49379,9 +49532,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
 }
 function lineCount(text3) {
-  let count = 1;
-  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) count++;
-  return count;
+  let count2 = 1;
+  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) count2++;
+  return count2;
 }
 var MAX_STEPS, CONTEXT;
 var init_content_diff = __esm({
@@ -49407,7 +49560,7 @@ function rolesById(roles) {
   return byId;
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const { byName, count } = holdersByName(remote, ignored);
+  const { byName, count: count2 } = holdersByName(remote, ignored);
   let byId;
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -49453,7 +49606,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
     for (const r of free) claimed.add(r.id);
   }
   const orphans = [];
-  if (claimed.size < count) {
+  if (claimed.size < count2) {
     for (const held of byName.values()) {
       if (!Array.isArray(held)) {
         if (!claimed.has(held.id)) orphans.push(held);
@@ -49468,16 +49621,16 @@ function matchRoles(files, remote, ignored, tenantName2) {
 }
 function holdersByName(remote, ignored) {
   const byName = /* @__PURE__ */ new Map();
-  let count = 0;
+  let count2 = 0;
   for (const role of remote) {
     if (ignored(role.name) !== void 0) continue;
-    count++;
+    count2++;
     const held = byName.get(role.name);
     if (held === void 0) byName.set(role.name, role);
     else if (Array.isArray(held)) held.push(role);
     else byName.set(role.name, [held, role]);
   }
-  return { byName, count };
+  return { byName, count: count2 };
 }
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
@@ -49737,16 +49890,16 @@ var init_compute_plan = __esm({
 });
 
 // src/core/plan/fresh.ts
-function checkPlanFresh(plan, remote, tenant) {
+function checkPlanFresh(plan2, remote, tenant) {
   const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
   const checkName = (name, hash2) => {
     if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change2 of plan.changes) {
+  for (const change2 of plan2.changes) {
     if (change2.action === "create") {
       checkName(change2.name, change2.remote_hash);
       continue;
@@ -49763,8 +49916,8 @@ function checkPlanFresh(plan, remote, tenant) {
   }
   return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
 }
-function planHasChanges(plan) {
-  return plan.changes.length > 0;
+function planHasChanges(plan2) {
+  return plan2.changes.length > 0;
 }
 var init_fresh = __esm({
   "src/core/plan/fresh.ts"() {
@@ -49776,29 +49929,44 @@ var init_fresh = __esm({
   }
 });
 
-// src/core/plan/render-text.ts
-function renderPlanText(plan, opts) {
+// src/core/plan/roles-digest.ts
+function rolesDigest(roles, ignore = []) {
+  const ignored = globMatcher(ignore);
+  const fields = roles.filter((role) => ignored(role.name) === void 0).map((role) => [role.name, role.description, role.content]).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]));
+  return sha256(JSON.stringify(["roleflow.roles", ...fields]));
+}
+var init_roles_digest = __esm({
+  "src/core/plan/roles-digest.ts"() {
+    "use strict";
+    init_hash();
+    init_matching();
+    init_notes();
+  }
+});
+
+// src/core/plan/render/text.ts
+function renderPlanText(plan2, opts) {
   const paint2 = (style, text3) => opts.color ? `\x1B[${ANSI[style]}m${text3}\x1B[0m` : text3;
-  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
-  if (plan.unmanaged.length > 0) {
+  const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
+  for (const change2 of plan2.changes) out.push(...changeLines(change2, paint2), "");
+  if (plan2.unmanaged.length > 0) {
     out.push(
-      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      `Unmanaged: ${plural(plan2.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan2.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
       ""
     );
   }
-  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan, opts.rolesDir));
+  section(out, "Notes:", plan2.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan2.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan2.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan2, opts.rolesDir));
   return `${out.join("\n")}
 `;
 }
-function planSummaryLine(plan, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan.summary;
-  if (plan.issues.length > 0 && plan.changes.length === 0) return "Nothing was planned: the role files have problems.";
-  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+function planSummaryLine(plan2, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan2.summary;
+  if (plan2.issues.length > 0 && plan2.changes.length === 0) return "Nothing was planned: the role files have problems.";
+  if (plan2.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
 function changeLines(change2, paint2) {
@@ -49849,8 +50017,8 @@ function lineCount2(text3) {
   return lines2;
 }
 var MAX_LISTED, ANSI;
-var init_render_text = __esm({
-  "src/core/plan/render-text.ts"() {
+var init_text = __esm({
+  "src/core/plan/render/text.ts"() {
     "use strict";
     init_errors();
     init_display();
@@ -49859,7 +50027,7 @@ var init_render_text = __esm({
   }
 });
 
-// src/core/text-parts.ts
+// src/core/text/text-parts.ts
 import { Buffer as Buffer3 } from "node:buffer";
 function* encodedInPieces(parts, seen = () => {
 }, size3 = 1 << 20) {
@@ -49884,7 +50052,7 @@ function* encodedInPieces(parts, seen = () => {
   }
 }
 var init_text_parts = __esm({
-  "src/core/text-parts.ts"() {
+  "src/core/text/text-parts.ts"() {
     "use strict";
   }
 });
@@ -49892,18 +50060,18 @@ var init_text_parts = __esm({
 // src/core/plan/render-json.ts
 import { Buffer as Buffer4 } from "node:buffer";
 import { createHash as createHash2 } from "node:crypto";
-function renderPlanJson(plan) {
-  const body = bodyText(plan);
+function renderPlanJson(plan2) {
+  const body = bodyText(plan2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(sha256(body))}
 }
 `;
 }
-function planDigest(plan) {
-  return sha256(bodyText(plan));
+function planDigest(plan2) {
+  return sha256(bodyText(plan2));
 }
 function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
+  const tenants = plans.map((plan2) => isTenantPlanError(plan2) ? plan2 : JSON.parse(renderPlanJson(plan2)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
@@ -49913,8 +50081,8 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
-  const { digest: _digest, changes, ...rest } = plan;
+function* planJsonBytes(plan2, { redactor, partChars = PART_CHARS } = {}) {
+  const { digest: _digest, changes, ...rest } = plan2;
   const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash2 = createHash2("sha256");
@@ -49949,8 +50117,8 @@ function charsOf(change2) {
   const { before, after: after2, diff } = change2;
   return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
 }
-function bodyText(plan) {
-  const { digest: _digest, ...rest } = plan;
+function bodyText(plan2) {
+  const { digest: _digest, ...rest } = plan2;
   return jsonText(ordered2(rest), 2);
 }
 function ordered2(value) {
@@ -50054,18 +50222,18 @@ var init_render_json = __esm({
 });
 
 // src/core/plan/saved.ts
-function savedPlanRefusals(plan, today) {
+function savedPlanRefusals(plan2, today) {
   const reasons = [];
-  if (plan.digest === void 0) {
+  if (plan2.digest === void 0) {
     reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
-  } else if (planDigest(plan) !== plan.digest) {
+  } else if (planDigest(plan2) !== plan2.digest) {
     reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
   }
-  const { create, update } = plan.summary;
-  const managed = plan.summary.unchanged + create + update;
-  const guards = planGuards(plan.changes, managed, {
+  const { create, update } = plan2.summary;
+  const managed = plan2.summary.unchanged + create + update;
+  const guards = planGuards(plan2.changes, managed, {
     ...today,
-    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
+    allowEmptyPrune: today.allowEmptyPrune === true || plan2.options.allow_empty_prune === true
   });
   reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
   return reasons;
@@ -50078,42 +50246,42 @@ var init_saved = __esm({
   }
 });
 
-// src/core/plan/markdown-parts.ts
+// src/core/plan/render/markdown-parts.ts
 function mdText(text3) {
   return printableLine(text3).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
 function mdCode(text3) {
   return `<code>${mdText(text3)}</code>`;
 }
-function headMarkdown(plan, marker) {
+function headMarkdown(plan2, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
-  const deletes = plan.changes.filter((c) => c.action === "delete");
+  lines2.push(`### roleflow plan for ${mdCode(plan2.tenant.name)}`, "", `**${planSummaryLine(plan2)}**`, "");
+  const deletes = plan2.changes.filter((c) => c.action === "delete");
   if (deletes.length > 0) {
     const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
     lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
   }
-  if (plan.guards.length > 0) {
+  if (plan2.guards.length > 0) {
     lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    for (const g of listed(plan2.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
     lines2.push("");
   }
-  if (plan.issues.length > 0) {
+  if (plan2.issues.length > 0) {
     lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    for (const i of listed(plan2.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
     lines2.push("");
   }
   return lines2.join("\n");
 }
-function tailMarkdown(plan) {
+function tailMarkdown(plan2) {
   const lines2 = [];
-  if (plan.unmanaged.length > 0) {
-    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  if (plan2.unmanaged.length > 0) {
+    const names = listed(plan2.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan2.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
   }
-  if (plan.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  if (plan2.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan2.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
   }
   return lines2.join("\n");
 }
@@ -50163,30 +50331,30 @@ function listed(items) {
 }
 var MAX_LISTED2, TABLE_HEAD;
 var init_markdown_parts = __esm({
-  "src/core/plan/markdown-parts.ts"() {
+  "src/core/plan/render/markdown-parts.ts"() {
     "use strict";
     init_errors();
     init_display();
-    init_render_text();
+    init_text();
     MAX_LISTED2 = 20;
     TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
   }
 });
 
-// src/core/plan/render-markdown.ts
+// src/core/plan/render/markdown.ts
 function fullPlan(tenant) {
   if (tenant === void 0) return "run `roleflow plan` for the full plan";
   return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
 }
-function renderPlanMarkdown(plan, opts = {}) {
+function renderPlanMarkdown(plan2, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
-  const seeAll = fullPlan(plan.tenant.name);
-  if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
-  const rows = plan.changes.map(tableRow);
+  const head = headMarkdown(plan2, opts.marker);
+  const tail = tailMarkdown(plan2);
+  const seeAll = fullPlan(plan2.tenant.name);
+  if (plan2.changes.length === 0) return fitMarkdown([head, tail], max, plan2.tenant.name);
+  const rows = plan2.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
+  const withDiffs = plan2.changes.filter((c) => c.diff !== void 0);
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
@@ -50214,7 +50382,7 @@ function renderPlanMarkdown(plan, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max, plan.tenant.name);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan2.tenant.name);
 }
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
@@ -50254,8 +50422,8 @@ function size(parts) {
   return join5(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS;
-var init_render_markdown = __esm({
-  "src/core/plan/render-markdown.ts"() {
+var init_markdown = __esm({
+  "src/core/plan/render/markdown.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
@@ -50268,11 +50436,11 @@ var init_render_markdown = __esm({
   }
 });
 
-// src/core/plan/render-tenants.ts
+// src/core/plan/render/tenants.ts
 function renderTenantPlansText(plans, opts) {
-  const sections = plans.map((plan) => `=== tenant ${showName(plan.tenant.name)} ===
-${isTenantPlanError(plan) ? `${notPlanned(plan)}
-` : renderPlanText(plan, opts)}`);
+  const sections = plans.map((plan2) => `=== tenant ${showName(plan2.tenant.name)} ===
+${isTenantPlanError(plan2) ? `${notPlanned(plan2)}
+` : renderPlanText(plan2, opts)}`);
   const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
   const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
   return `${sections.join("\n")}
@@ -50283,10 +50451,10 @@ ${lines2.join("\n")}
 function notPlanned(entry) {
   return `Not planned: ${escapeControls(entry.error.message)}`;
 }
-function tenantVerdict(plan, rolesDir) {
-  if (isTenantPlanError(plan)) return notPlanned(plan);
-  const line = planSummaryLine(plan, rolesDir);
-  return plan.guards.length === 0 ? line : `${line} Refused by ${plan.guards.length === 1 ? "a guard" : `${plan.guards.length} guards`}.`;
+function tenantVerdict(plan2, rolesDir) {
+  if (isTenantPlanError(plan2)) return notPlanned(plan2);
+  const line = planSummaryLine(plan2, rolesDir);
+  return plan2.guards.length === 0 ? line : `${line} Refused by ${plan2.guards.length === 1 ? "a guard" : `${plan2.guards.length} guards`}.`;
 }
 function renderTenantPlansMarkdown(plans, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
@@ -50296,9 +50464,9 @@ function renderTenantPlansMarkdown(plans, opts = {}) {
     return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
 `], max);
   }
-  const section2 = (plan, maxChars) => isTenantPlanError(plan) ? notPlannedMarkdown(plan) : renderPlanMarkdown(plan, { maxChars });
+  const section2 = (plan2, maxChars) => isTenantPlanError(plan2) ? notPlannedMarkdown(plan2) : renderPlanMarkdown(plan2, { maxChars });
   const budgets = shareRoom(plans.map((p) => section2(p, Infinity).length), room);
-  const sections = plans.map((plan, i) => section2(plan, budgets[i]));
+  const sections = plans.map((plan2, i) => section2(plan2, budgets[i]));
   return `${head}
 ${sections.join("\n")}`;
 }
@@ -50331,26 +50499,26 @@ function summaryMarkdown(entries, marker) {
   const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed3 > 0 ? [`${thousands(failed3)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
-  for (const plan of entries) {
-    if (isTenantPlanError(plan)) {
-      lines2.push(`| ${mdCode(plan.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan.error.message)} |`);
+  for (const plan2 of entries) {
+    if (isTenantPlanError(plan2)) {
+      lines2.push(`| ${mdCode(plan2.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan2.error.message)} |`);
       continue;
     }
-    const { create, update, delete: del } = plan.summary;
-    const guards = plan.guards.length === 0 ? plan.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan.guards.length)} refused`;
-    lines2.push(`| ${mdCode(plan.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
+    const { create, update, delete: del } = plan2.summary;
+    const guards = plan2.guards.length === 0 ? plan2.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan2.guards.length)} refused`;
+    lines2.push(`| ${mdCode(plan2.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
   }
   return `${lines2.join("\n")}
 `;
 }
 var MIN_SECTION;
-var init_render_tenants = __esm({
-  "src/core/plan/render-tenants.ts"() {
+var init_tenants = __esm({
+  "src/core/plan/render/tenants.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
-    init_render_markdown();
-    init_render_text();
+    init_markdown();
+    init_text();
     init_safe_text();
     init_types();
     MIN_SECTION = 400;
@@ -50358,38 +50526,6 @@ var init_render_tenants = __esm({
 });
 
 // src/core/plan/index.ts
-var plan_exports = {};
-__export(plan_exports, {
-  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
-  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
-  checkPlanFresh: () => checkPlanFresh,
-  compare: () => compare,
-  computePlan: () => computePlan,
-  contentDiff: () => contentDiff,
-  globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
-  indexRoles: () => indexRoles,
-  isTenantPlanError: () => isTenantPlanError,
-  matchRoles: () => matchRoles,
-  nameStateHash: () => nameStateHash,
-  planBaseUrl: () => planBaseUrl,
-  planDigest: () => planDigest,
-  planGuards: () => planGuards,
-  planHasChanges: () => planHasChanges,
-  planJsonBytes: () => planJsonBytes,
-  planSummaryLine: () => planSummaryLine,
-  renderPlanJson: () => renderPlanJson,
-  renderPlanMarkdown: () => renderPlanMarkdown,
-  renderPlanText: () => renderPlanText,
-  renderTenantPlansJson: () => renderTenantPlansJson,
-  renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
-  renderTenantPlansText: () => renderTenantPlansText,
-  roleStateHash: () => roleStateHash,
-  savedPlanRefusals: () => savedPlanRefusals,
-  shareRoom: () => shareRoom,
-  tenantPlansDigest: () => tenantPlansDigest,
-  unreadablePlan: () => unreadablePlan
-});
 var init_plan = __esm({
   "src/core/plan/index.ts"() {
     "use strict";
@@ -50398,16 +50534,17 @@ var init_plan = __esm({
     init_glob();
     init_fresh();
     init_hash();
+    init_roles_digest();
     init_printed_url();
     init_content_diff();
     init_types();
-    init_render_text();
+    init_text();
     init_render_json();
     init_guards();
     init_saved();
     init_notes();
-    init_render_markdown();
-    init_render_tenants();
+    init_markdown();
+    init_tenants();
   }
 });
 
@@ -50513,10 +50650,10 @@ function applySummaryLine(summary2, interrupted = false) {
   const failed3 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
   return `Apply failed: ${failed3}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
-function applyResultJson(plan, status, outcomes, reasons = []) {
+function applyResultJson(plan2, status, outcomes, reasons = []) {
   const document = {
     format_version: 1,
-    tenant: plan.tenant,
+    tenant: plan2.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
     results: [...outcomes],
@@ -50539,14 +50676,14 @@ var init_result = __esm({
 
 // src/core/apply/end.ts
 function applyEnd(run2, tenant) {
-  const named = (text3) => tenant === void 0 ? text3 : `tenant ${quote(tenant)}: ${text3}`;
+  const named2 = (text3) => tenant === void 0 ? text3 : `tenant ${quote(tenant)}: ${text3}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
   const out = run2.resolved.map(duplicateLine);
-  const err = run2.warning === void 0 ? [] : [`warning: ${named(run2.warning)}`];
+  const err = run2.warning === void 0 ? [] : [`warning: ${named2(run2.warning)}`];
   if (ok) return { ok, status: "applied", out: [...out, line], err };
-  err.push(named(line));
+  err.push(named2(line));
   const notDone = run2.outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
   for (const o of notDone) err.push(`  ${outcomeLine(o)}`);
   if (summary2.unknown > 0) err.push(unknownOutcomeNote(summary2.unknown));
@@ -50604,23 +50741,6 @@ var init_phases = __esm({
 });
 
 // src/core/apply/index.ts
-var apply_exports = {};
-__export(apply_exports, {
-  applyEnd: () => applyEnd,
-  applyPhases: () => applyPhases,
-  applyResultJson: () => applyResultJson,
-  applySucceeded: () => applySucceeded,
-  applySummaryLine: () => applySummaryLine,
-  blockedReason: () => blockedReason,
-  concurrentDuplicates: () => concurrentDuplicates,
-  duplicateLine: () => duplicateLine,
-  freedName: () => freedName,
-  outcomeLine: () => outcomeLine,
-  outcomeOf: () => outcomeOf,
-  summarizeOutcomes: () => summarizeOutcomes,
-  takenName: () => takenName,
-  unknownOutcomeNote: () => unknownOutcomeNote
-});
 var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
@@ -52756,9 +52876,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve25, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve25(data2);
+              return err ? reject2(err) : resolve29(data2);
             });
           });
         }
@@ -52796,12 +52916,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve25, reject2) => {
+          return new Promise((resolve29, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve25(data2);
+              ) : resolve29(data2);
             });
           });
         }
@@ -54264,8 +54384,8 @@ var require_webidl2 = __commonJS({
       return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural3 = context.types.length === 1 ? "" : " one of";
-      const message3 = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
+      const plural2 = context.types.length === 1 ? "" : " one of";
+      const message3 = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message: message3
@@ -54677,7 +54797,7 @@ var require_util9 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants9();
     var { getGlobalOrigin } = require_global3();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url2();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util8();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -54836,7 +54956,7 @@ var require_util9 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -55068,8 +55188,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve25, reject2) => {
-        res = resolve25;
+      const promise = new Promise((resolve29, reject2) => {
+        res = resolve29;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55562,12 +55682,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t9 = options.type;
+        const t6 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t9,
+          type: t6,
           lastModified: d
         };
       }
@@ -57320,12 +57440,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve29;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57995,12 +58115,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject2) => {
+      const waitForDrain = () => new Promise((resolve29, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve29;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58479,16 +58599,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve25) => {
+        return new Promise((resolve29) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve25;
+            this[kClosedResolve] = resolve29;
           } else {
-            resolve25(null);
+            resolve29(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve25) => {
+        return new Promise((resolve29) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58499,7 +58619,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve25(null);
+            resolve29(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58550,7 +58670,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve25, reject2) => {
+        const socket = await new Promise((resolve29, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58562,7 +58682,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve25(socket2);
+              resolve29(socket2);
             }
           });
         });
@@ -58898,8 +59018,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve25) => {
-            this[kClosedResolve] = resolve25;
+          await new Promise((resolve29) => {
+            this[kClosedResolve] = resolve29;
           });
         }
       }
@@ -59079,9 +59199,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t9 = b;
+        const t6 = b;
         b = a % b;
-        a = t9;
+        a = t6;
       }
       return a;
     }
@@ -60168,7 +60288,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve25, reject2) => {
+        return await new Promise((resolve29, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60181,7 +60301,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve25(null);
+              resolve29(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60200,7 +60320,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve25, reject2) => {
+      return new Promise((resolve29, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60217,7 +60337,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve25,
+              resolve: resolve29,
               reject: reject2,
               length: 0,
               body: []
@@ -60287,18 +60407,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve25, stream, length } = consume2;
+      const { type, body, resolve: resolve29, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve25(chunksDecode(body, length));
+          resolve29(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve25(JSON.parse(chunksDecode(body, length)));
+          resolve29(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve25(chunksConcat(body, length).buffer);
+          resolve29(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve25(new Blob(body, { type: stream[kContentType] }));
+          resolve29(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve25(chunksConcat(body, length));
+          resolve29(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60555,9 +60675,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -60780,9 +60900,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61067,9 +61187,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61161,9 +61281,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject2) => {
+        return new Promise((resolve29, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve25(data2);
+            return err ? reject2(err) : resolve29(data2);
           });
         });
       }
@@ -61828,15 +61948,15 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural2) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -62598,13 +62718,13 @@ var require_headers2 = __commonJS({
     var HeadersList = class _HeadersList {
       /** @type {[string, string][]|null} */
       cookies = null;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this[kHeadersMap] = new Map(init[kHeadersMap]);
-          this[kHeadersSortedMap] = init[kHeadersSortedMap];
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this[kHeadersMap] = new Map(init2[kHeadersMap]);
+          this[kHeadersSortedMap] = init2[kHeadersSortedMap];
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this[kHeadersMap] = new Map(init);
+          this[kHeadersMap] = new Map(init2);
           this[kHeadersSortedMap] = null;
         }
       }
@@ -62630,12 +62750,12 @@ var require_headers2 = __commonJS({
       append(name, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this[kHeadersMap].get(lowercaseName);
-        if (exists3) {
+        const exists4 = this[kHeadersMap].get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value });
@@ -62763,16 +62883,16 @@ var require_headers2 = __commonJS({
     var Headers2 = class _Headers {
       #guard;
       #headersList;
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers contructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -63003,17 +63123,17 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = {}) {
+      static json(data2, init2 = {}) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -63037,7 +63157,7 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = {}) {
+      constructor(body = null, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -63045,7 +63165,7 @@ var require_response2 = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body);
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this[kState] = makeResponse({});
         this[kHeaders] = new Headers2(kConstruct);
         setHeadersGuard(this[kHeaders], "response");
@@ -63055,7 +63175,7 @@ var require_response2 = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -63174,7 +63294,7 @@ var require_response2 = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -63185,9 +63305,9 @@ var require_response2 = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -63257,23 +63377,23 @@ var require_response2 = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        response[kState].status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        response[kState].status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        response[kState].statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        response[kState].statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(response[kHeaders], init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(response[kHeaders], init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -63469,7 +63589,7 @@ var require_request4 = __commonJS({
     var patchMethodWarning = false;
     var Request = class _Request {
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = {}) {
+      constructor(input, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -63477,13 +63597,13 @@ var require_request4 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input, prefix, "input");
-        init = webidl.converters.RequestInit(init, prefix, "init");
+        init2 = webidl.converters.RequestInit(init2, prefix, "init");
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this[kDispatcher] = init.dispatcher;
+          this[kDispatcher] = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -63498,7 +63618,7 @@ var require_request4 = __commonJS({
           request2 = makeRequest({ urlList: [parsedURL] });
           fallbackMode = "cors";
         } else {
-          this[kDispatcher] = init.dispatcher || input[kDispatcher];
+          this[kDispatcher] = init2.dispatcher || input[kDispatcher];
           assert(input instanceof _Request);
           request2 = input[kState];
           signal = input[kSignal];
@@ -63508,10 +63628,10 @@ var require_request4 = __commonJS({
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -63557,7 +63677,7 @@ var require_request4 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -63570,8 +63690,8 @@ var require_request4 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -63588,12 +63708,12 @@ var require_request4 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -63606,28 +63726,28 @@ var require_request4 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -63649,8 +63769,8 @@ var require_request4 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this[kState] = request2;
         const ac = new AbortController();
@@ -63692,7 +63812,7 @@ var require_request4 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this[kHeaders]);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -63704,13 +63824,13 @@ var require_request4 = __commonJS({
           }
         }
         const inputBody = input instanceof _Request ? input[kState].body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -63720,7 +63840,7 @@ var require_request4 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -63915,46 +64035,46 @@ var require_request4 = __commonJS({
       }
     };
     mixinBody(Request);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -64203,12 +64323,12 @@ var require_fetch2 = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -65026,7 +65146,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve25, reject2) => agent.dispatch(
+        return new Promise((resolve29, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65102,7 +65222,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve25({
+              resolve29({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -65145,7 +65265,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve25({
+              resolve29({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67220,9 +67340,9 @@ var require_events2 = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -67521,7 +67641,7 @@ var require_util14 = __commonJS({
     function isClosed(ws) {
       return ws[kReadyState] === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -67599,7 +67719,7 @@ var require_util14 = __commonJS({
         response.socket.destroy();
       }
       if (reason2) {
-        fireEvent("error", ws, (type, init) => new ErrorEvent(type, init), {
+        fireEvent("error", ws, (type, init2) => new ErrorEvent(type, init2), {
           error: new Error(reason2),
           message: reason2
         });
@@ -67907,7 +68027,7 @@ var require_connection2 = __commonJS({
         code3 = 1006;
       }
       ws[kReadyState] = states.CLOSED;
-      fireEvent("close", ws, (type, init) => new CloseEvent(type, init), {
+      fireEvent("close", ws, (type, init2) => new CloseEvent(type, init2), {
         wasClean,
         code: code3,
         reason: reason2
@@ -68886,8 +69006,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve25) => {
-        setTimeout(resolve25, ms2).unref();
+      return new Promise((resolve29) => {
+        setTimeout(resolve29, ms2).unref();
       });
     }
     module.exports = {
@@ -69255,15 +69375,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -69696,9 +69816,9 @@ var require_undici2 = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch2().fetch;
-    module.exports.fetch = async function fetch(init, options = void 0) {
+    module.exports.fetch = async function fetch(init2, options = void 0) {
       try {
-        return await fetchImpl(init, options);
+        return await fetchImpl(init2, options);
       } catch (err) {
         if (err && typeof err === "object") {
           Error.captureStackTrace(err);
@@ -69861,8 +69981,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t9 = 0; t9 <= 24; ++t9)
-      richLine[richLine.length - t9] = `\x1B[38;5;${232 + t9}m━`;
+    for (let t6 = 0; t6 <= 24; ++t6)
+      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70025,8 +70145,8 @@ var require_lib = __commonJS({
         return `${(_c = state === null || state === void 0 ? void 0 : state.p) !== null && _c !== void 0 ? _c : `.`}[${JSON.stringify(key)}]`;
       }
     }
-    function plural3(n, singular, plural4) {
-      return n === 1 ? singular : plural4;
+    function plural2(n, singular, plural3) {
+      return n === 1 ? singular : plural3;
     }
     var colorStringRegExp = /^#[0-9a-f]{6}$/i;
     var colorStringAlphaRegExp = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i;
@@ -70134,7 +70254,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber7() {
+    function isNumber3() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -70251,8 +70371,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t9 = 0, T = value.length; t9 < T; ++t9) {
-            valid = spec(value[t9], Object.assign(Object.assign({}, state), { p: computeKey(state, t9), coercion: makeCoercionFn(value, t9) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70276,7 +70396,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t9) => val !== originalValues[t9]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70317,7 +70437,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t9) => val[0] !== originalValues[t9][0] || val[1] !== originalValues[t9][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70371,8 +70491,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t9 = 0, T = value.length; t9 < T && t9 < spec.length; ++t9) {
-            valid = spec[t9](value[t9], Object.assign(Object.assign({}, state), { p: computeKey(state, t9), coercion: makeCoercionFn(value, t9) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
+            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70401,8 +70521,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t9 = 0, T = keys.length; t9 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t9) {
-            const key = keys[t9];
+          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
+            const key = keys[t6];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70479,11 +70599,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t9 = 0, T = specs.length; t9 < T; ++t9) {
+        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t9](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t9 + 1}` }))) {
-            matches.push([`#${t9 + 1}`, subCoercions]);
+          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
+            matches.push([`#${t6 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70509,8 +70629,8 @@ var require_lib = __commonJS({
         return value;
       };
     }
-    function makeValidator({ test }) {
-      return makeTrait(test)();
+    function makeValidator({ test: test2 }) {
+      return makeTrait(test2)();
     }
     var TypeAssertionError = class extends Error {
       constructor({ errors } = {}) {
@@ -70560,8 +70680,8 @@ var require_lib = __commonJS({
           throw new TypeAssertionError({ errors });
         }
       }
-      for (const [, apply2] of coercions)
-        apply2();
+      for (const [, apply3] of coercions)
+        apply3();
       if (throws) {
         return state.value;
       } else {
@@ -70609,8 +70729,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t9 = 0, T = value.length; t9 < T; ++t9) {
-            const sub = value[t9];
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            const sub = value[t6];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -70643,7 +70763,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isAtLeast2(n) {
+    function isAtLeast(n) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= n))
@@ -70661,7 +70781,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange6(a, b) {
+    function isInInclusiveRange2(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -70679,7 +70799,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger7({ unsafe = false } = {}) {
+    function isInteger2({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -70767,7 +70887,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade7(spec, ...followups) {
+    function cascade2(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -70803,7 +70923,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade7(spec, resolvedFollowups);
+      return cascade2(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -70841,7 +70961,7 @@ var require_lib = __commonJS({
             if (!check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Missing required ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Missing required ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -70872,7 +70992,7 @@ var require_lib = __commonJS({
             if (check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Forbidden ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Forbidden ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -70925,7 +71045,7 @@ var require_lib = __commonJS({
             if ((check(keys, key, value) && !skipped2.has(value[key])) !== spec.expect)
               problems.push(key);
           if (problems.length >= 1)
-            return pushError(state, `Property "${subject}" ${spec.message} ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
+            return pushError(state, `Property "${subject}" ${spec.message} ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
           return true;
         }
       });
@@ -70935,7 +71055,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade7;
+    exports.cascade = cascade2;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -70947,7 +71067,7 @@ var require_lib = __commonJS({
     exports.hasRequiredKeys = hasRequiredKeys;
     exports.hasUniqueItems = hasUniqueItems;
     exports.isArray = isArray;
-    exports.isAtLeast = isAtLeast2;
+    exports.isAtLeast = isAtLeast;
     exports.isAtMost = isAtMost;
     exports.isBase64 = isBase64;
     exports.isBoolean = isBoolean;
@@ -70957,16 +71077,16 @@ var require_lib = __commonJS({
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
-    exports.isInInclusiveRange = isInInclusiveRange6;
+    exports.isInInclusiveRange = isInInclusiveRange2;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger7;
+    exports.isInteger = isInteger2;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber7;
+    exports.isNumber = isNumber3;
     exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
@@ -71032,12 +71152,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade7 = commandClass.schema;
-        if (Array.isArray(cascade7)) {
+        const cascade2 = commandClass.schema;
+        if (Array.isArray(cascade2)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade7);
+          const schema = applyCascade(isDict(isUnknown()), cascade2);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -71046,7 +71166,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade7 != null) {
+        } else if (cascade2 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -71097,9 +71217,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t9 = 0; t9 < input.nodes.length; ++t9)
-          if (!isTerminalNode(t9))
-            output.nodes.push(cloneNode(input.nodes[t9], offset));
+        for (let t6 = 0; t6 < input.nodes.length; ++t6)
+          if (!isTerminalNode(t6))
+            output.nodes.push(cloneNode(input.nodes[t6], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71136,9 +71256,9 @@ var require_core3 = __commonJS({
               }
             }
           }
-          for (const [test, transition] of toDef.dynamics)
-            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test === otherTest && transition.to === to2))
-              nodeDef.dynamics.push([test, transition]);
+          for (const [test2, transition] of toDef.dynamics)
+            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test2 === otherTest && transition.to === to2))
+              nodeDef.dynamics.push([test2, transition]);
           for (const transition of toDef.shortcuts) {
             if (!shortcuts.has(transition.to)) {
               nodeDef.shortcuts.push(transition);
@@ -71152,8 +71272,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t9 = 0; t9 < machine.nodes.length; ++t9) {
-          debug2(`${prefix}  ${t9}: ${JSON.stringify(machine.nodes[t9])}`);
+        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
+          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
         }
       }
     }
@@ -71172,8 +71292,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t9 = 0; t9 < tokens.length; ++t9) {
-        const segment = tokens[t9];
+      for (let t6 = 0; t6 < tokens.length; ++t6) {
+        const segment = tokens[t6];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71185,7 +71305,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t9 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71218,10 +71338,10 @@ var require_core3 = __commonJS({
             }
           }
           if (segment !== constants4.END_OF_INPUT) {
-            for (const [test, { to, reducer }] of nodeDef.dynamics) {
-              if (execute(tests, test, state, segment)) {
+            for (const [test2, { to, reducer }] of nodeDef.dynamics) {
+              if (execute(tests, test2, state, segment)) {
                 nextBranches.push({ node: to, state: typeof reducer !== `undefined` ? execute(reducers, reducer, state, segment) : state });
-                debug2(`      Dynamic transition to ${to} found (via ${test})`);
+                debug2(`      Dynamic transition to ${to} found (via ${test2})`);
               }
             }
           }
@@ -71310,10 +71430,10 @@ var require_core3 = __commonJS({
             traverseSuggestion([...prefix, candidate], node);
         if (!isFinished)
           continue;
-        for (const [test, { to }] of nodeDef.dynamics) {
+        for (const [test2, { to }] of nodeDef.dynamics) {
           if (to === constants4.NODE_ERRORED)
             continue;
-          const tokens = suggest(test, state);
+          const tokens = suggest(test2, state);
           if (tokens === null)
             continue;
           for (const token of tokens) {
@@ -71420,25 +71540,25 @@ var require_core3 = __commonJS({
     }
     function cloneNode(input, offset = 0) {
       const output = makeNode();
-      for (const [test, transition] of input.dynamics)
-        output.dynamics.push([test, cloneTransition(transition, offset)]);
+      for (const [test2, transition] of input.dynamics)
+        output.dynamics.push([test2, cloneTransition(transition, offset)]);
       for (const transition of input.shortcuts)
         output.shortcuts.push(cloneTransition(transition, offset));
       for (const [segment, transitions] of Object.entries(input.statics))
         output.statics[segment] = transitions.map((transition) => cloneTransition(transition, offset));
       return output;
     }
-    function registerDynamic(machine, from, test, to, reducer) {
+    function registerDynamic(machine, from, test2, to, reducer) {
       machine.nodes[from].dynamics.push([
-        test,
+        test2,
         { to, reducer }
       ]);
     }
     function registerShortcut(machine, from, to, reducer) {
       machine.nodes[from].shortcuts.push({ to, reducer });
     }
-    function registerStatic(machine, from, test, to, reducer) {
-      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test) ? machine.nodes[from].statics[test] = [] : machine.nodes[from].statics[test];
+    function registerStatic(machine, from, test2, to, reducer) {
+      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test2) ? machine.nodes[from].statics[test2] = [] : machine.nodes[from].statics[test2];
       store.push({ to, reducer });
     }
     function execute(store, callback, state, segment) {
@@ -71602,7 +71722,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t9 = 0; t9 < required; ++t9)
+        for (let t6 = 0; t6 < required; ++t6)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71633,8 +71753,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t9 = 0; t9 < arity; ++t9)
-              args.push(` #${t9}`);
+            for (let t6 = 0; t6 < arity; ++t6)
+              args.push(` #${t6}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71671,9 +71791,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t9 = 0; t9 < path.length; ++t9) {
+          for (let t6 = 0; t6 < path.length; ++t6) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t9], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71686,11 +71806,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t9 = 0; t9 < this.arity.leading.length; ++t9) {
+          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t9 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t9 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71707,9 +71827,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t9 = 0; t9 < this.arity.extra.length; ++t9) {
+              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t9 > 0)
+                if (!this.arity.proxy || t6 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71721,11 +71841,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t9 = 0; t9 < this.arity.trailing.length; ++t9) {
+          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t9 + 1 < this.arity.trailing.length)
+            if (t6 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71759,7 +71879,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t9 = 0; t9 < option.arity; ++t9) {
+            for (let t6 = 0; t6 < option.arity; ++t6) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -72629,10 +72749,10 @@ var require_Rest = __commonJS({
               return true;
             return false;
           };
-          let count = 0;
-          while (count < state.positionals.length && isRestPositional(count))
-            count += 1;
-          return state.positionals.splice(0, count).map(({ value }) => value);
+          let count2 = 0;
+          while (count2 < state.positionals.length && isRestPositional(count2))
+            count2 += 1;
+          return state.positionals.splice(0, count2).map(({ value }) => value);
         }
       });
     }
@@ -72769,6 +72889,107 @@ var require_advanced = __commonJS({
   }
 });
 
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+var init_color = __esm({
+  "src/terminal/color.ts"() {
+    "use strict";
+  }
+});
+
+// src/terminal/output.ts
+var CommandOutput;
+var init_output = __esm({
+  "src/terminal/output.ts"() {
+    "use strict";
+    init_redact();
+    init_safe_text();
+    CommandOutput = class {
+      constructor(streams, color) {
+        this.streams = streams;
+        this.color = color;
+      }
+      /** Values redacted from everything printed (`addSecrets`). */
+      secretValues = /* @__PURE__ */ new Set();
+      currentRedactor;
+      liveLine;
+      /** Write a result to stdout (secrets redacted, stray control characters escaped). */
+      out(text3) {
+        this.write(this.streams.stdout, escapeStray(this.redact(text3), this.color("stdout")));
+      }
+      /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
+      err(text3) {
+        this.write(this.streams.stderr, escapeStray(this.redact(text3), this.color("stderr")));
+      }
+      /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+      outJson(value, indent = 2) {
+        this.outData(value, (v) => jsonText(v, indent));
+      }
+      /**
+       * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+       * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+       * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+       * writes nothing.
+       */
+      outData(value, serialise) {
+        const text3 = serialise(this.redactor.values(value));
+        if (text3 !== "") this.write(this.streams.stdout, text3);
+      }
+      /**
+       * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
+       * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
+       * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
+       */
+      outDataBytes(value, serialise) {
+        this.liveLine?.clear();
+        for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
+        this.liveLine?.redraw?.();
+      }
+      /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
+      showLiveLine(line) {
+        this.liveLine = line;
+      }
+      redact(text3) {
+        return this.redactor.text(text3);
+      }
+      /** The redactor of every secret added so far. */
+      get redactor() {
+        return this.currentRedactor ??= makeRedactor(this.secretValues);
+      }
+      /**
+       * Redact these values from all that is printed from now on. A short one may also hide parts of
+       * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+       */
+      addSecrets(values, flag) {
+        const env = this.streams.env;
+        for (const value of values) {
+          if (!value || this.secretValues.has(value)) continue;
+          this.secretValues.add(value);
+          this.currentRedactor = void 0;
+          if (value.length < SHORT_SECRET_LENGTH) {
+            const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
+            this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+          }
+        }
+      }
+      write(stream, text3, endLine = true) {
+        this.liveLine?.clear();
+        stream.write(!endLine || text3.endsWith("\n") ? text3 : `${text3}
+`);
+        this.liveLine?.redraw?.();
+      }
+    };
+  }
+});
+
 // src/terminal/progress-line.ts
 var ProgressLine;
 var init_progress_line = __esm({
@@ -72799,913 +73020,6 @@ var init_progress_line = __esm({
   }
 });
 
-// src/terminal/prompt.ts
-var prompt_exports = {};
-__export(prompt_exports, {
-  confirm: () => confirm
-});
-import { createInterface } from "node:readline";
-function confirm(input, output, question) {
-  return new Promise((resolve25) => {
-    const rl = createInterface({ input, output, terminal: false });
-    let settled = false;
-    const finish2 = (answer) => {
-      if (settled) return;
-      settled = true;
-      rl.close();
-      resolve25(answer);
-    };
-    rl.once("line", (line) => finish2(line.trim() === "yes"));
-    rl.once("SIGINT", () => finish2(false));
-    rl.once("close", () => finish2(false));
-    output.write(`${question} `);
-  });
-}
-var init_prompt = __esm({
-  "src/terminal/prompt.ts"() {
-    "use strict";
-  }
-});
-
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-var p_limit_exports = {};
-__export(p_limit_exports, {
-  default: () => pLimit,
-  limitFunction: () => limitFunction
-});
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run2 = async (function_, resolve25, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve25(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve25, reject2, arguments_) => {
-    const queueItem = { reject: reject2 };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve25, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve25, reject2) => {
-    enqueue(function_, resolve25, reject2, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises3 = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises3.push(promise);
-            return promise;
-          });
-        } catch (error2) {
-          for (const promise of promises3) {
-            promise.catch(() => {
-            });
-          }
-          throw error2;
-        }
-        return Promise.all(promises3);
-      }
-    }
-  });
-  return generator;
-}
-function limitFunction(function_, options) {
-  const limit = pLimit(options);
-  const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-  Object.defineProperty(limitedFunction, "clearQueue", {
-    value: limit.clearQueue
-  });
-  return limitedFunction;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
-// src/run/apply.ts
-async function executePlan(plan, client, opts) {
-  const outcomes = new Array(plan.changes.length);
-  const failedToFree = /* @__PURE__ */ new Map();
-  const total = plan.changes.length;
-  let ended2 = 0;
-  const record = (index, outcome) => {
-    outcomes[index] = outcome;
-    ended2++;
-    opts.onOutcome?.(outcome, ended2, total);
-  };
-  for (const phase of applyPhases(plan.changes)) {
-    const limit = pLimit(Math.max(1, opts.concurrency));
-    await Promise.all(
-      phase.map(
-        (index) => limit(async () => {
-          const change2 = plan.changes[index];
-          if (opts.stopped?.()) {
-            outcomes[index] = outcomeOf(change2, "not_started");
-            return;
-          }
-          const blocked = blockedReason(change2, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
-          if (outcome.status === "failed") {
-            const freed = freedName(change2);
-            if (freed !== void 0) failedToFree.set(freed, change2);
-          }
-          record(index, outcome);
-        })
-      )
-    );
-  }
-  return outcomes.map((o, i) => o ?? outcomeOf(plan.changes[i], "not_started"));
-}
-async function runChange(change2, client) {
-  try {
-    switch (change2.action) {
-      case "create": {
-        const { id } = await client.createRole(change2.after);
-        return { ...outcomeOf(change2, "created"), id };
-      }
-      case "update":
-        await client.updateRole(change2.id, change2.after);
-        return outcomeOf(change2, "updated");
-      case "delete":
-        return await deleteRole(change2, client);
-    }
-  } catch (err) {
-    const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    const code3 = err instanceof RoleflowError ? err.code : void 0;
-    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
-  }
-}
-async function deleteRole(change2, client) {
-  try {
-    await client.deleteRole(change2.id);
-    return outcomeOf(change2, "deleted");
-  } catch (err) {
-    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
-    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
-    throw err;
-  }
-}
-var init_apply2 = __esm({
-  "src/run/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_apply();
-    init_redact_messages();
-    init_errors();
-  }
-});
-
-// src/run/dedupe.ts
-async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
-  const result = { outcomes: [...outcomes], changed: [] };
-  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
-  let remote;
-  try {
-    remote = await client.listRoles();
-  } catch (err) {
-    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
-    return result;
-  }
-  const protectedBy = globMatcher([...protect]);
-  for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
-    const outcome = outcomes[found.index];
-    const change2 = plan.changes[found.index];
-    if (change2.action !== "create") continue;
-    result.changed.push(found.index);
-    const glob = protectedBy(outcome.name);
-    if (glob !== void 0 && found.remove.length > 0) {
-      result.outcomes[found.index] = {
-        ...outcome,
-        status: "failed",
-        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
-      };
-      continue;
-    }
-    const failures2 = [];
-    for (const id of found.remove) {
-      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
-      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
-      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
-    }
-    const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures2.length === 0 ? {
-      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
-      id: found.keep,
-      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
-      ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
-  }
-  return result;
-}
-var init_dedupe = __esm({
-  "src/run/dedupe.ts"() {
-    "use strict";
-    init_apply();
-    init_roles();
-    init_plan();
-    init_apply2();
-    init_redact_messages();
-  }
-});
-
-// src/run/apply-session.ts
-var apply_session_exports = {};
-__export(apply_session_exports, {
-  applyPlan: () => applyPlan
-});
-async function applyPlan(plan, client, opts) {
-  const applied = await executePlan(plan, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
-  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
-  const checked = await removeConcurrentDuplicates(plan, applied, client, opts.protect);
-  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
-  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
-}
-var init_apply_session = __esm({
-  "src/run/apply-session.ts"() {
-    "use strict";
-    init_apply2();
-    init_dedupe();
-  }
-});
-
-// src/core/history/record.ts
-function roleSha(role) {
-  return sha256(JSON.stringify([role.name, role.description, role.content]));
-}
-function changeOutcome(status) {
-  switch (status) {
-    case "created":
-    case "updated":
-    case "deleted":
-      return "done";
-    case "unknown":
-      return "unknown";
-    case "not_started":
-      return "not_started";
-    case "failed":
-    case "skipped":
-      return "failed";
-  }
-}
-function recordId(at, random) {
-  const iso = at.toISOString();
-  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
-}
-function historyFileName(tenant) {
-  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
-}
-var HISTORY_FORMAT_VERSION;
-var init_record = __esm({
-  "src/core/history/record.ts"() {
-    "use strict";
-    init_hash();
-    init_reserved();
-    HISTORY_FORMAT_VERSION = 1;
-  }
-});
-
-// src/core/history/journal-text.ts
-function readJournal(text3) {
-  const byId = /* @__PURE__ */ new Map();
-  const skipped2 = [];
-  text3.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "") return;
-    const parsed = parseLine(line);
-    if (typeof parsed === "string") {
-      skipped2.push({ line: index + 1, reason: parsed });
-      return;
-    }
-    const earlier = byId.get(parsed.id);
-    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
-  });
-  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
-  return { records, skipped: skipped2 };
-}
-function recordLine(record) {
-  return `${JSON.stringify(record)}
-`;
-}
-function trimJournal(text3, keep, maxBytes) {
-  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
-  const order = [];
-  const linesOf = /* @__PURE__ */ new Map();
-  for (const line of lines2) {
-    const id = idOf(line);
-    if (!linesOf.has(id)) {
-      order.push(id);
-      linesOf.set(id, []);
-    }
-    linesOf.get(id).push(line);
-  }
-  let kept = order.slice(Math.max(0, order.length - keep));
-  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
-  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
-  if (kept.length === 0 && order.length > 0) return void 0;
-  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
-`).join("");
-}
-function idOf(line) {
-  try {
-    const id = JSON.parse(line).id;
-    return typeof id === "string" ? id : `\0${line}`;
-  } catch {
-    return `\0${line}`;
-  }
-}
-function mergeLines(earlier, later) {
-  const merged = { ...earlier, ...later, time: earlier.time };
-  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
-  return merged;
-}
-function parseLine(line) {
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return "not JSON (a line cut short?)";
-  }
-  if (!isObject2(value)) return "not a JSON object";
-  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
-  const id = value["id"];
-  const status = value["status"];
-  if (typeof id !== "string" || id === "") return "no id";
-  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
-  const changes = value["changes"];
-  if (!Array.isArray(changes)) return "no changes list";
-  const record = {
-    format_version: HISTORY_FORMAT_VERSION,
-    id,
-    time: text(value["time"]) ?? "",
-    actor: text(value["actor"]) ?? "",
-    commit: text(value["commit"]) ?? null,
-    ref: text(value["ref"]) ?? null,
-    run_url: text(value["run_url"]) ?? null,
-    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
-    tenant: text(value["tenant"]) ?? "",
-    plan_digest: text(value["plan_digest"]) ?? "",
-    status,
-    changes: changes.flatMap((c) => {
-      const change2 = changeOf(c);
-      return change2 === void 0 ? [] : [change2];
-    })
-  };
-  const finished = text(value["finished_at"]);
-  if (finished !== void 0) record.finished_at = finished;
-  const state = stringMap(value["state"]);
-  if (state !== void 0) record.state = state;
-  const content = contentMap(value["before_content"]);
-  if (content !== void 0) record.before_content = content;
-  const rollback = text(value["rollback_of"]);
-  if (rollback !== void 0) record.rollback_of = rollback;
-  if (value["preview"] === true) record.preview = true;
-  if (value["dirty"] === true) record.dirty = true;
-  return record;
-}
-function changeOf(value) {
-  if (!isObject2(value)) return void 0;
-  const action = ACTIONS.find((a) => a === value["action"]);
-  const name = text(value["name"]);
-  const outcome = OUTCOMES.find((o) => o === value["outcome"]);
-  if (action === void 0 || name === void 0 || outcome === void 0) return void 0;
-  const change2 = { action, name, outcome };
-  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
-    const v = text(value[key]);
-    if (v !== void 0) change2[key] = v;
-  }
-  return change2;
-}
-function stringMap(value) {
-  if (!isObject2(value)) return void 0;
-  const map = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
-  return map;
-}
-function contentMap(value) {
-  if (!isObject2(value)) return void 0;
-  const map = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!isObject2(v)) continue;
-    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
-    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
-  }
-  return map;
-}
-function defineOwn(map, key, value) {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-}
-function text(value) {
-  return typeof value === "string" ? value : void 0;
-}
-function isObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
-var init_journal_text = __esm({
-  "src/core/history/journal-text.ts"() {
-    "use strict";
-    init_role_file();
-    init_record();
-    STATUSES = ["started", "completed", "failed", "interrupted"];
-    OUTCOMES = ["done", "failed", "unknown", "not_started"];
-    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
-    ACTIONS = ["create", "update", "delete"];
-  }
-});
-
-// src/core/history/build.ts
-function startedRecord(draft) {
-  const { meta } = draft;
-  const content = beforeContent(draft.plan.changes, draft.previous);
-  return {
-    format_version: HISTORY_FORMAT_VERSION,
-    id: draft.id,
-    time: draft.time,
-    actor: meta.actor,
-    commit: meta.commit,
-    ref: meta.ref,
-    run_url: meta.run_url,
-    command: draft.command,
-    tenant: draft.plan.tenant.name,
-    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
-    status: "started",
-    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
-    ...Object.keys(content).length > 0 && { before_content: content },
-    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
-    ...draft.preview === true && { preview: true },
-    ...meta.dirty && { dirty: true }
-  };
-}
-function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
-  const { before_content: _kept, ...started } = startedRecord(draft);
-  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
-  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
-  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
-}
-function stateAfter(draft, changes) {
-  const { plan } = draft;
-  const targets = plan.options.targets === void 0 ? void 0 : globMatcher(plan.options.targets);
-  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
-  const ignored = globMatcher(plan.options.ignore);
-  const notManaged = /* @__PURE__ */ new Set([...plan.unmanaged.map((u) => u.id), ...plan.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
-  for (const role of draft.remote) {
-    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
-    if (targets !== void 0 && targets(role.name) === void 0) continue;
-    state.set(role.name, roleSha(role));
-  }
-  plan.changes.forEach((change2, i) => {
-    const done = changes[i]?.outcome === "done";
-    if (change2.action === "create") {
-      if (done) state.set(change2.name, roleSha(change2.after));
-      else state.delete(change2.name);
-    } else if (change2.action === "update") {
-      if (done) {
-        state.delete(change2.before.name);
-        state.set(change2.name, roleSha(change2.after));
-      } else state.set(change2.before.name, roleSha(change2.before));
-    } else if (done) state.delete(change2.name);
-    else state.set(change2.name, roleSha(change2.before));
-  });
-  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function lastState(records) {
-  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
-  return void 0;
-}
-function beforeContent(changes, previous) {
-  const inGit = shasInGit(previous);
-  const kept = {};
-  for (const change2 of changes) {
-    if (change2.action === "create") continue;
-    const sha = roleSha(change2.before);
-    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
-  }
-  return kept;
-}
-function shasInGit(records) {
-  const shas = /* @__PURE__ */ new Set();
-  for (const r of records) {
-    if (r.commit === null || r.dirty === true) continue;
-    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
-    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
-  }
-  return shas;
-}
-function journalChange(change2, outcome) {
-  const id = change2.id ?? outcome?.id;
-  return {
-    action: change2.action,
-    name: change2.name,
-    ...id !== void 0 && { id },
-    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
-    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
-    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
-    outcome: outcome === void 0 ? "not_started" : changeOutcome(outcome.status)
-  };
-}
-var init_build = __esm({
-  "src/core/history/build.ts"() {
-    "use strict";
-    init_reserved();
-    init_matching();
-    init_render_json();
-    init_record();
-  }
-});
-
-// src/core/history/render.ts
-function changeCounts(changes) {
-  const n = (action) => changes.filter((c) => c.action === action).length;
-  return `+${n("create")} ~${n("update")} -${n("delete")}`;
-}
-function renderHistoryText(doc) {
-  if (doc.records.length === 0) return `No journal records for tenant ${showName(doc.tenant)} (${storeText(doc.store)}).`;
-  const rows = doc.records.map((r) => [r.id, when(r.time), escapeControls(r.actor) || "-", r.commit?.slice(0, 7) ?? "-", changeCounts(r.changes), statusText(r)]);
-  const head = ["ID", "WHEN", "WHO", "COMMIT", "CHANGES", "STATUS"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ");
-  const more = doc.total > doc.records.length ? [`(${doc.records.length} of ${doc.total} records; --limit N shows more)`] : [];
-  return [line(head), ...rows.map(line), ...more].join("\n");
-}
-function storeText(store) {
-  return store.kind === "file" ? escapeControls(store.path) : `the tenant's Role ${store.role}`;
-}
-function statusText(r) {
-  const what = [r.command !== "apply" && r.command, r.rollback_of !== void 0 && `of ${escapeControls(/^[0-9a-f]{40,64}$/.test(r.rollback_of) ? r.rollback_of.slice(0, 12) : r.rollback_of)}`].filter((p) => p !== false).join(" ");
-  return `${r.status}${what === "" ? "" : ` (${what})`}`;
-}
-function when(time) {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(time);
-  return m ? `${m[1]} ${m[2]}Z` : escapeControls(time) || "-";
-}
-function renderRecordText(record, diffs) {
-  const out = [
-    `Record ${record.id}: ${statusText(record)}`,
-    `  tenant:   ${showName(record.tenant)}`,
-    `  started:  ${escapeControls(record.time)}${record.finished_at === void 0 ? "" : `, finished ${escapeControls(record.finished_at)}`}`,
-    `  by:       ${escapeControls(record.actor) || "-"}`,
-    `  commit:   ${record.commit ?? "-"}${record.ref === null ? "" : ` (${escapeControls(record.ref)})`}${record.dirty ? ", with uncommitted changes to the role files or config" : ""}`,
-    ...record.run_url === null ? [] : [`  run:      ${escapeControls(record.run_url)}`],
-    `  plan:     ${record.plan_digest}`,
-    ...record.rollback_of === void 0 ? [] : [`  rollback of ${escapeControls(record.rollback_of)}`],
-    ...record.status === "interrupted" && record.finished_at === void 0 ? ["  It was never completed: the process ended during the apply. The outcomes below are unknown; `roleflow drift` and `plan` show where the tenant stands."] : [],
-    "",
-    record.changes.length === 0 ? "No changes (the apply found the tenant matching the files)." : `Changes (${changeCounts(record.changes)}):`
-  ];
-  record.changes.forEach((c, i) => {
-    const sign = c.action === "create" ? "+" : c.action === "update" ? "~" : "-";
-    const renamed = c.renamed_from === void 0 ? "" : ` (renamed from ${showName(c.renamed_from)})`;
-    out.push(`  ${sign} ${c.action} ${showName(c.name)}${renamed}${c.id === void 0 ? "" : ` id ${showName(c.id)}`}: ${c.outcome.replace("_", " ")}`);
-    const diff = diffs?.[i];
-    if (diff !== void 0) out.push(...changeDiff(c, diff).map((l) => `      ${l}`));
-  });
-  return out.join("\n");
-}
-function changeDiff(change2, sides) {
-  const missing = [sides.before, sides.after].flatMap((s) => s !== void 0 && "missing" in s ? [s.missing] : []);
-  if (missing.length > 0) return missing.map((m) => `(${escapeControls(m)})`);
-  const before = sides.before;
-  const after2 = sides.after;
-  const lines2 = [];
-  if (before !== void 0 && after2 !== void 0 && before.description !== after2.description) {
-    lines2.push(`description: ${JSON.stringify(escapeControls(before.description))} -> ${JSON.stringify(escapeControls(after2.description))}`);
-  }
-  if ((before?.content ?? "") !== (after2?.content ?? "") || before === void 0 || after2 === void 0) {
-    lines2.push(...diffLines2(contentDiff(before?.content ?? "", after2?.content ?? "", `${change2.renamed_from ?? change2.name} (before)`, `${change2.name} (after)`)));
-  }
-  return lines2;
-}
-function recordDocument(tenant, record, diffs) {
-  const sides = diffs?.map(({ before, after: after2 }, i) => {
-    const name = record.changes[i].name;
-    const missing = [before, after2].some((side2) => side2 !== void 0 && "missing" in side2);
-    const content = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : "";
-    return { before: before ?? null, after: after2 ?? null, ...!missing && { diff: contentDiff(content(before), content(after2), `${name} (before)`, `${name} (after)`) } };
-  });
-  return { format_version: HISTORY_FORMAT_VERSION, tenant, record, ...sides !== void 0 && { diffs: sides } };
-}
-var init_render = __esm({
-  "src/core/history/render.ts"() {
-    "use strict";
-    init_content_diff();
-    init_render_text();
-    init_safe_text();
-    init_display();
-    init_record();
-  }
-});
-
-// src/core/history/index.ts
-var history_exports = {};
-__export(history_exports, {
-  HISTORY_FORMAT_VERSION: () => HISTORY_FORMAT_VERSION,
-  HISTORY_ROLE: () => HISTORY_ROLE,
-  changeCounts: () => changeCounts,
-  changeOutcome: () => changeOutcome,
-  finishedRecord: () => finishedRecord,
-  historyFileName: () => historyFileName,
-  lastState: () => lastState,
-  readJournal: () => readJournal,
-  recordDocument: () => recordDocument,
-  recordId: () => recordId,
-  recordLine: () => recordLine,
-  renderHistoryText: () => renderHistoryText,
-  renderRecordText: () => renderRecordText,
-  roleSha: () => roleSha,
-  shasInGit: () => shasInGit,
-  startedRecord: () => startedRecord,
-  stateAfter: () => stateAfter,
-  storeText: () => storeText,
-  trimJournal: () => trimJournal
-});
-var init_history = __esm({
-  "src/core/history/index.ts"() {
-    "use strict";
-    init_record();
-    init_journal_text();
-    init_build();
-    init_render();
-  }
-});
-
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentBranch: () => currentBranch,
-  currentCommit: () => currentCommit,
-  gitUserName: () => gitUserName,
-  treeState: () => treeState
-});
-import { execFile } from "node:child_process";
-import { realpath } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why2 = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative3(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep3}`) || isAbsolute3(rel) ? outside : inside).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside.length === 0) return state;
-  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
-  if (!status.ok) return void 0;
-  const entries = status.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function realOrSelf(path) {
-  return realpath(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git(cwd, args) {
-  return new Promise((resolve25) => {
-    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve25({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-async function gitUserName(cwd) {
-  const name = await git(cwd, ["config", "user.name"]);
-  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
-}
-async function currentBranch(cwd) {
-  const ref2 = await git(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
-  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
-// src/files/journal-file.ts
-import { open as open3, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8 } from "node:path";
-function fileJournal(cwd, config, tenant) {
-  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
-  const where = displayPath(cwd, path);
-  return {
-    kind: "file",
-    where,
-    path,
-    async read() {
-      try {
-        return await readFile3(path, "utf8");
-      } catch (err) {
-        const code3 = err.code;
-        if (code3 === "ENOENT") return "";
-        throw new RoleflowError(`cannot read the apply journal ${where}: ${code3 ?? String(err)}`);
-      }
-    },
-    async append(text3) {
-      const bytes = Buffer.from(text3, "utf8");
-      await stateFolder(dirname8(path), "the apply journal's folder");
-      try {
-        const file = await open3(path, "a");
-        try {
-          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
-          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-      } catch (err) {
-        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
-      }
-    }
-  };
-}
-var HISTORY_DIR;
-var init_journal_file = __esm({
-  "src/files/journal-file.ts"() {
-    "use strict";
-    init_errors();
-    init_history();
-    init_config_file();
-    init_source_files();
-    init_state_folder();
-    HISTORY_DIR = ".roleflow/history";
-  }
-});
-
 // src/core/flows/types.ts
 var MAX_REPEAT, OPERATORS;
 var init_types2 = __esm({
@@ -73727,6 +73041,317 @@ var init_types2 = __esm({
       "snapshot",
       "not_leaks"
     ];
+  }
+});
+
+// src/terminal/prompt.ts
+var prompt_exports = {};
+__export(prompt_exports, {
+  confirm: () => confirm
+});
+import { createInterface } from "node:readline";
+function confirm(input, output, question) {
+  return new Promise((resolve29) => {
+    const rl = createInterface({ input, output, terminal: false });
+    let settled = false;
+    const finish2 = (answer) => {
+      if (settled) return;
+      settled = true;
+      rl.close();
+      resolve29(answer);
+    };
+    rl.once("line", (line) => finish2(line.trim() === "yes"));
+    rl.once("SIGINT", () => finish2(false));
+    rl.once("close", () => finish2(false));
+    output.write(`${question} `);
+  });
+}
+var init_prompt = __esm({
+  "src/terminal/prompt.ts"() {
+    "use strict";
+  }
+});
+
+// src/run/ports.ts
+import { setMaxListeners } from "node:events";
+function requestLine(r, tenant) {
+  const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
+  return `${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`;
+}
+function makePorts(context, flags) {
+  const colorFor = (stream) => useColor(context.env, stream === "stdout" ? context.stdoutIsTTY : context.stderrIsTTY, flags.color);
+  const io = new CommandOutput(context, colorFor);
+  const output = {
+    out: (text3) => io.out(text3),
+    err: (text3) => io.err(text3),
+    data: (value, render3) => io.outData(value, render3),
+    json: (value, indent) => io.outJson(value, indent),
+    dataBytes: (value, serialise) => io.outDataBytes(value, serialise),
+    addSecrets: (values, flag) => io.addSecrets(values, flag),
+    get redactor() {
+      return io.redactor;
+    },
+    showLiveLine: (line) => io.showLiveLine(line),
+    color: colorFor
+  };
+  const opened = /* @__PURE__ */ new Set();
+  const canShowProgress = context.stderrIsTTY && context.stdoutIsPipe !== true;
+  const ports = {
+    cwd: context.cwd,
+    env: context.env,
+    output,
+    async openTenant(config, tenantFlags2, opts = {}) {
+      const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
+      io.addSecrets(environmentSecrets(context.env));
+      const named2 = opts.named === true ? tenantFlags2.tenant : void 0;
+      const tenant = await openTenant2({
+        config,
+        flags: tenantFlags2,
+        env: context.env,
+        cwd: context.cwd,
+        ...flags.verbose ? { onRequest: (r) => io.err(requestLine(r, named2)) } : {},
+        onRetry: (line) => io.err(opts.named === true ? `tenant ${escapeControls(tenantFlags2.tenant ?? "")}: ${line}` : line)
+      });
+      io.addSecrets(tenant.secrets);
+      const close = tenant.close.bind(tenant);
+      const tracked = {
+        ...tenant,
+        close: async () => {
+          opened.delete(tracked);
+          await close();
+        }
+      };
+      opened.add(tracked);
+      return tracked;
+    },
+    clock: { now: () => /* @__PURE__ */ new Date() },
+    interruption(onInterrupt) {
+      const controller = new AbortController();
+      setMaxListeners(0, controller.signal);
+      void context.waitForShutdown().then(() => {
+        onInterrupt();
+        controller.abort();
+      });
+      return controller.signal;
+    },
+    terminal: {
+      stdinIsTTY: context.stdinIsTTY,
+      canShowProgress,
+      statusLine: () => new ProgressLine(context.stderr, canShowProgress),
+      confirm: async (question) => (await Promise.resolve().then(() => (init_prompt(), prompt_exports))).confirm(context.stdin, context.stderr, question),
+      ...context.stdoutFile && { stdoutFile: context.stdoutFile }
+    }
+  };
+  return {
+    ports,
+    // An embedded tenant left open would keep the process alive after the command has failed.
+    close: async () => {
+      for (const tenant of [...opened]) await tenant.close().catch(() => void 0);
+    }
+  };
+}
+async function configOf(options, ports) {
+  const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  return loadConfig2(ports.cwd, options.config, ports.env);
+}
+var init_ports = __esm({
+  "src/run/ports.ts"() {
+    "use strict";
+    init_redact();
+    init_safe_text();
+    init_color();
+    init_output();
+    init_progress_line();
+    init_exit_codes();
+    init_errors();
+    init_types2();
+  }
+});
+
+// src/core/tenants/select.ts
+function selectTenants(config, flags) {
+  const known = [LOCAL, ...Object.keys(config.tenants)];
+  for (const name of flags.named) {
+    if (name === LOCAL || configuredTenant(config, name) !== void 0) continue;
+    const guess = closest(name, known);
+    throw new RoleflowError(
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
+      "config"
+    );
+  }
+  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
+  const names = [.../* @__PURE__ */ new Set([...flags.named, ...configured])];
+  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
+  return names;
+}
+function savedPlanUnknownTenant(planFile, names, config) {
+  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
+  if (gone === void 0) return void 0;
+  const known = ["local", ...Object.keys(config.tenants)].join(", ");
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
+}
+var LOCAL;
+var init_select = __esm({
+  "src/core/tenants/select.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_display();
+    init_schema();
+    LOCAL = "local";
+  }
+});
+
+// src/core/tenants/apply-order.ts
+function tenantsApplyLine(steps, notAttempted) {
+  const parts = steps.map((s) => `${showName(s.tenant)} ${SAID[s.status]}`);
+  if (notAttempted.length > 0) parts.push(`not attempted: ${notAttempted.map(showName).join(", ")}`);
+  return `Tenants: ${parts.join("; ")}.`;
+}
+var SAID;
+var init_apply_order = __esm({
+  "src/core/tenants/apply-order.ts"() {
+    "use strict";
+    init_display();
+    SAID = {
+      applied: "applied",
+      no_changes: "no changes",
+      failed: "failed",
+      interrupted: "interrupted",
+      refused: "refused (nothing sent to it)",
+      cancelled: "cancelled"
+    };
+  }
+});
+
+// src/core/runs/ws-payload.ts
+function messagePayload(message3) {
+  const text3 = message3.messageText;
+  if (!JSON_START.test(text3)) return void 0;
+  try {
+    return JSON.parse(text3);
+  } catch {
+    return void 0;
+  }
+}
+var JSON_START;
+var init_ws_payload = __esm({
+  "src/core/runs/ws-payload.ts"() {
+    "use strict";
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
+  }
+});
+
+// src/core/runs/end-rules.ts
+function httpsEndRule(test2) {
+  const steps = test2.until.steps ?? test2.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test2.until.quietMs };
+}
+function wsEndRule(test2) {
+  const { node, messages, quietMs } = test2.until;
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
+}
+function httpsProgress(entries, history2, rule, nowMs) {
+  const signature = JSON.stringify(entries);
+  const next = history2 && history2.signature === signature ? history2 : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== "completed");
+  if (failedStep) {
+    const why2 = failedStep.error ? `: ${shortened(failedStep.error)}` : "";
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}${why2}`;
+    return { state: "failed", history: next, step: failedStep, reason: reason2 };
+  }
+  if (rule.steps !== void 0) {
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
+  }
+  if (entries.length === 0) return { state: "running", history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
+  if (msLeft <= 0) return void 0;
+  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
+}
+function tallyWsMessage(tally, message3, rule) {
+  const refused = tally.refused ?? (message3.statusCode !== 200 ? message3 : void 0);
+  if (message3.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message3 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message3.nodeId === rule.node;
+  return next;
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
+  if (refused) {
+    const payload = messagePayload(refused);
+    const text3 = shortened(typeof payload?.error === "string" ? payload.error : refused.messageText);
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text3}`;
+    return { state: "failed", message: refused, reason: reason2 };
+  }
+  const done = (by) => ({ state: "done", by });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+}
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
+  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
+}
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+  );
+}
+function shortened(text3) {
+  return text3.length > 200 ? `${text3.slice(0, 199)}…` : text3;
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+var init_end_rules = __esm({
+  "src/core/runs/end-rules.ts"() {
+    "use strict";
+    init_ws_payload();
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
+    MAX_POLL_MS = 1e3;
+  }
+});
+
+// src/core/runs/shard.ts
+function parseShard(text3) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+function selectShard(testIds, index, total) {
+  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}
+var init_shard = __esm({
+  "src/core/runs/shard.ts"() {
+    "use strict";
   }
 });
 
@@ -73968,8 +73593,8 @@ function userSchemaCompiler(meta) {
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
     try {
-      const validate = ajv2.compile(anonymous);
-      check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
+      const validate2 = ajv2.compile(anonymous);
+      check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
     } finally {
@@ -73979,8 +73604,8 @@ function userSchemaCompiler(meta) {
     return { ok: true, check };
   };
 }
-function errorsOf(validate, value) {
-  return validate(value) ? null : validate.errors ?? [];
+function errorsOf(validate2, value) {
+  return validate2(value) ? null : validate2.errors ?? [];
 }
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
@@ -74051,16 +73676,16 @@ function prune(value, patterns) {
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
   for (const [key, child2] of entries) {
-    const rest = patterns.flatMap((p) => step2(p, key));
+    const rest = patterns.flatMap((p) => step(p, key));
     if (rest.some((r) => r.length === 0)) continue;
     kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
-function step2(pattern, key) {
+function step(pattern, key) {
   const [head, ...rest] = pattern;
   if (head === void 0) return [];
-  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  if (head === "**") return [pattern.slice(), ...step(rest, key)];
   return head === "*" || head === key ? [rest] : [];
 }
 function compareSnapshot(stored, received) {
@@ -74143,7 +73768,7 @@ var init_path = __esm({
   }
 });
 
-// src/core/flows/operators.ts
+// src/core/flows/checks/operators.ts
 import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
 function checkOutput(a, outputs, using = {}) {
   const { found, value } = valueAt(outputs, a.segments);
@@ -74185,7 +73810,7 @@ function checkSnapshot(a, found, using) {
 }
 function checkLeaks(a, value, index) {
   const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
-  for (const text3 of stringsIn(value)) {
+  for (const text3 of stringsIn2(value)) {
     const leak = index.find(text3);
     if (leak) {
       const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
@@ -74194,10 +73819,10 @@ function checkLeaks(a, value, index) {
   }
   return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
 }
-function* stringsIn(value) {
+function* stringsIn2(value) {
   if (typeof value === "string") yield value;
-  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
-  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn2(v);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn2(v);
 }
 function show(value) {
   if (value === void 0) return "nothing";
@@ -74269,7 +73894,7 @@ function compare2(n, c) {
   return (c.equals === void 0 || n === c.equals) && (c.gt === void 0 || n > c.gt) && (c.gte === void 0 || n >= c.gte) && (c.lt === void 0 || n < c.lt) && (c.lte === void 0 || n <= c.lte);
 }
 var init_operators = __esm({
-  "src/core/flows/operators.ts"() {
+  "src/core/flows/checks/operators.ts"() {
     "use strict";
     init_leaks();
     init_snapshot();
@@ -74346,8 +73971,8 @@ function loadAssertion(value, pointer, ctx) {
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
-  const count = int(s["count"]);
-  if (count !== void 0) steps.count = located(count, ctx.at(ptr(pointer, "count")));
+  const count2 = int(s["count"]);
+  if (count2 !== void 0) steps.count = located(count2, ctx.at(ptr(pointer, "count")));
   if (Array.isArray(s["sequence"])) steps.sequence = located(s["sequence"].map(String), ctx.at(ptr(pointer, "sequence")));
   if (s["each"] !== void 0) {
     const each = Object.fromEntries(Object.entries(rec(s["each"])).map(([k, v]) => [k, String(v)]));
@@ -74731,7 +74356,7 @@ function parseFlowTestFile(text3, file, schema) {
 }
 function loadFile(value, file, ctx) {
   const root = rec(value);
-  const flow2 = typeof root["flow"] === "string" ? root["flow"] : "";
+  const flow = typeof root["flow"] === "string" ? root["flow"] : "";
   const transports = loadTransports(root["transport"]);
   const defaults = rec(root["defaults"]);
   const inherited = (key) => defaults[key] === void 0 ? void 0 : { value: defaults[key], pointer: ptr("/defaults", key) };
@@ -74741,40 +74366,40 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t9, i) => {
+  const tests = arr(root["tests"]).map((t6, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t9);
-    const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
-    const name = typeof test["name"] === "string" ? test["name"] : "";
-    const testTransports = loadTransports(test["transport"]) ?? transports;
+    const test2 = rec(t6);
+    const own = (key) => test2[key] === void 0 ? void 0 : { value: test2[key], pointer: ptr(pointer, key) };
+    const name = typeof test2["name"] === "string" ? test2["name"] : "";
+    const testTransports = loadTransports(test2["transport"]) ?? transports;
     const repeat = int((own("repeat") ?? base.repeat)?.value) ?? 1;
     const minPassSetting = own("min_pass") ?? base.minPass;
     const minPass = int(minPassSetting?.value) ?? repeat;
     if (minPassSetting && minPass > repeat) {
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
-    const skip = test["skip"] === true ? "skipped" : typeof test["skip"] === "string" ? test["skip"] || "skipped" : void 0;
+    const skip = test2["skip"] === true ? "skipped" : typeof test2["skip"] === "string" ? test2["skip"] || "skipped" : void 0;
     const { line, col } = ctx.at(pointer);
     const loaded = {
       line,
       col,
       id: flowTestId(file, name),
       file,
-      flow: flow2,
+      flow,
       name,
-      inputs: loadInputs(test["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
+      inputs: loadInputs(test2["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
       repeat,
       minPass,
-      timeoutMs: ctx.duration(test["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) }
+      timeoutMs: ctx.duration(test2["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test2["until"], ptr(pointer, "until"), ctx) }
     };
     if (testTransports) loaded.transports = testTransports;
     if (skip !== void 0) loaded.skip = skip;
-    loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
+    loaded.expect = loadExpect(test2["expect"], ptr(pointer, "expect"), ctx);
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  return { file, flow, secrets: arr(root["secrets"]).map(String), tests };
 }
 function loadInputs(value, pointer, transports, ctx) {
   const inputs = {};
@@ -74803,15 +74428,15 @@ function loadUntil(value, pointer, ctx) {
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t9) => t9 === "https" || t9 === "ws");
+  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t9, i) => {
-    const first = seen.get(t9.name);
-    if (first && t9.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t9.name}" (also on line ${first.line})`);
-    } else seen.set(t9.name, t9);
+  tests.forEach((t6, i) => {
+    const first = seen.get(t6.name);
+    if (first && t6.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
+    } else seen.set(t6.name, t6);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74865,20 +74490,20 @@ var init_result2 = __esm({
   }
 });
 
-// src/core/flows/latency-check.ts
-function latencyResults(test, executions, kinds) {
-  const latency2 = test.expect.latency;
-  if (!latency2) return [];
+// src/core/flows/checks/latency-check.ts
+function latencyResults(test2, executions, kinds) {
+  const latency = test2.expect.latency;
+  if (!latency) return [];
   const finished = executions.filter((e) => e.status !== "error");
   const results2 = [];
-  for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
     results2.push(
       b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
-  for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
     if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
@@ -74915,7 +74540,7 @@ function expectedOf(b) {
 }
 var NO_LOGS_OVER_WS;
 var init_latency_check = __esm({
-  "src/core/flows/latency-check.ts"() {
+  "src/core/flows/checks/latency-check.ts"() {
     "use strict";
     init_duration();
     init_latency();
@@ -74924,12 +74549,12 @@ var init_latency_check = __esm({
   }
 });
 
-// src/core/flows/evaluate.ts
-function evaluateTest(test, execution, context = {}) {
+// src/core/flows/checks/evaluate.ts
+function evaluateTest(test2, execution, context = {}) {
   const results2 = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
-    ...stepsResults(test.expect.steps, execution),
-    ...latencyResults(test, [execution], ["max"])
+    ...test2.expect.outputs.map((a) => outputResult(a, execution, test2, context)),
+    ...stepsResults(test2.expect.steps, execution),
+    ...latencyResults(test2, [execution], ["max"])
   ];
   if (execution.status === "ok") return results2;
   const error2 = execution.error ?? (execution.status === "failed" ? "the flow failed" : "the execution did not finish");
@@ -74938,20 +74563,20 @@ function evaluateTest(test, execution, context = {}) {
     label: "execution",
     status: "fail",
     message: error2,
-    line: test.line,
-    col: test.col
+    line: test2.line,
+    col: test2.col
   };
   if (execution.status === "failed") return [head, ...results2];
   return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
 }
-function outputResult(a, execution, test, context) {
+function outputResult(a, execution, test2, context) {
   const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
   if (execution.transport === "https" && execution.outputs === void 0) {
     return skipped("output", label, "the HTTPS execution logs carry no outputs", a);
   }
   const using = {};
   if (a.operator === "snapshot") {
-    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    const base = context.snapshots?.get(snapshotKey(test2.name, execution.transport, a.path));
     if (base) using.snapshot = base;
     if (context.ci) using.ci = true;
     if (context.mask) using.mask = context.mask;
@@ -75028,7 +74653,7 @@ function list(log) {
 }
 var ENTRY_FIELDS;
 var init_evaluate = __esm({
-  "src/core/flows/evaluate.ts"() {
+  "src/core/flows/checks/evaluate.ts"() {
     "use strict";
     init_latency_check();
     init_snapshot();
@@ -75045,8 +74670,8 @@ var init_evaluate = __esm({
 });
 
 // src/core/flows/repeats.ts
-function evaluateLatencyAcrossRepeats(test, executions) {
-  return latencyResults(test, executions, ["p50", "p95", "p99"]);
+function evaluateLatencyAcrossRepeats(test2, executions) {
+  return latencyResults(test2, executions, ["p50", "p95", "p99"]);
 }
 function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
@@ -75074,15 +74699,15 @@ var init_repeats = __esm({
   }
 });
 
-// src/core/flows/assertion-needs.ts
+// src/core/flows/checks/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t9) => t9.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t9) => t9.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -75092,17 +74717,17 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t9 of file.tests) {
-    for (const a of t9.expect.outputs) {
+  for (const t6 of file.tests) {
+    for (const a of t6.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t9.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t9.name, transport, a.path));
+      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
     }
   }
   return keys;
 }
 var ALL_TRANSPORTS;
 var init_assertion_needs = __esm({
-  "src/core/flows/assertion-needs.ts"() {
+  "src/core/flows/checks/assertion-needs.ts"() {
     "use strict";
     init_schema();
     init_snapshot();
@@ -75148,17 +74773,375 @@ var init_flows = __esm({
   }
 });
 
-// src/files/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
-  isRoleFileName: () => isRoleFileName,
-  loadRoleFiles: () => loadRoleFiles,
-  loadRoleTexts: () => loadRoleTexts,
-  rolesDirOf: () => rolesDirOf,
-  writeFileAtomic: () => writeFileAtomic
+// src/core/runs/select.ts
+function selectRuns(files, options) {
+  const grep = options.grep;
+  const tests = files.flatMap((f) => f.tests.map((test2) => ({ test: test2, file: f })));
+  const matching = grep ? tests.filter(({ test: test2 }) => grep.test(test2.id) || grep.test(test2.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test: test2 }) => test2.id), options.shard.index, options.shard.total)) : void 0;
+  const secrets = /* @__PURE__ */ new Set();
+  const runs = [];
+  for (const { test: test2, file } of matching) {
+    if (chosen && !chosen.has(test2.id)) continue;
+    const expanded = expandInputs(test2.inputs, options.env, file.secrets);
+    for (const s of expanded.secrets) secrets.add(s);
+    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
+    const withRepeat = applyRepeat(test2, options.repeat);
+    for (const transport of transportsOf(test2, options)) {
+      const skip = test2.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+      const run2 = { test: withRepeat, transport, inputs: expanded.values };
+      if (skip !== void 0) run2.skip = skip;
+      else if (error2 !== void 0) run2.error = error2;
+      runs.push(run2);
+    }
+  }
+  return { runs, matched: matching.length, secrets: [...secrets] };
+}
+function transportsOf(test2, options) {
+  const declared = test2.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+  const wanted = options.transport;
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+}
+function applyRepeat(test2, repeat) {
+  if (repeat === void 0) return test2;
+  const minPass = test2.minPass >= test2.repeat ? repeat : Math.min(test2.minPass, repeat);
+  return { ...test2, repeat, minPass };
+}
+var init_select2 = __esm({
+  "src/core/runs/select.ts"() {
+    "use strict";
+    init_flows();
+    init_shard();
+  }
 });
-import { open as open4, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname9, join as join6 } from "node:path";
+
+// src/core/runs/counts.ts
+function countResults(results2) {
+  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+  for (const result of results2) {
+    if (result.status === "pass") counts2.passed++;
+    else if (result.status === "fail") counts2.failed++;
+    else if (result.status === "error") {
+      counts2.failed++;
+      counts2.errored++;
+    } else if (result.status === "skip") counts2.skipped++;
+    else if (result.status === "not_run") counts2.not_run++;
+    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
+  }
+  return counts2;
+}
+var init_counts = __esm({
+  "src/core/runs/counts.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/tested-against.ts
+function combineWorkTrees(records) {
+  if (records.some((r) => r.state === "dirty")) {
+    const changed = [...new Set(records.flatMap((r) => r.changed ?? []))].sort().slice(0, MAX_CHANGED);
+    return { state: "dirty", changed };
+  }
+  return records.some((r) => r.state === "unknown") ? { state: "unknown" } : { state: "clean" };
+}
+function commonRolesDigest(records) {
+  const first = records[0];
+  if (first === void 0) return void 0;
+  const key = (r) => JSON.stringify([r.start, r.end, r.ignore ?? []]);
+  return records.every((r) => r !== void 0 && key(r) === key(first)) ? first : void 0;
+}
+var MAX_CHANGED;
+var init_tested_against = __esm({
+  "src/core/runs/tested-against.ts"() {
+    "use strict";
+    MAX_CHANGED = 10;
+  }
+});
+
+// src/core/runs/transport-warnings.ts
+function transportWarnings(file, tenant) {
+  const available = tenant === void 0 || tenant.hasWs ? BOTH : ["https"];
+  const warnings = [];
+  for (const test2 of file.tests) {
+    if (test2.skip !== void 0) continue;
+    const runs = (test2.transports ?? available).filter((t6) => available.includes(t6));
+    const first = test2.expect.outputs[0];
+    if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
+      const n = test2.expect.outputs.length;
+      const them = n === 1 ? "its output assertion is" : `its ${n} output assertions are`;
+      const declared = test2.transports !== void 0 && !test2.transports.includes("ws");
+      const why2 = declared ? " (transport: https)" : `, as tenant ${tenant.name} has no ws_url,`;
+      const fix = declared ? "run it over ws too" : "give the tenant a ws_url";
+      warnings.push({
+        file: test2.file,
+        line: first.line,
+        col: first.col,
+        message: `warning: test "${test2.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
+      });
+    }
+    if (runs.length === 0) {
+      warnings.push({
+        file: test2.file,
+        line: test2.line,
+        col: test2.col,
+        message: `warning: test "${test2.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
+      });
+    }
+  }
+  return warnings;
+}
+var BOTH;
+var init_transport_warnings = __esm({
+  "src/core/runs/transport-warnings.ts"() {
+    "use strict";
+    BOTH = ["https", "ws"];
+  }
+});
+
+// src/core/runs/index.ts
+var init_runs = __esm({
+  "src/core/runs/index.ts"() {
+    "use strict";
+    init_end_rules();
+    init_ws_payload();
+    init_shard();
+    init_select2();
+    init_counts();
+    init_tested_against();
+    init_transport_warnings();
+  }
+});
+
+// src/core/tenants/tested-against.ts
+function rolesReasons(tenant, recorded, expected) {
+  const who = quote(tenant);
+  if (recorded === void 0) {
+    return [
+      `the report does not record the Roles ${who} held when its tests ran (a report of an older roleflow, a run that could not list them or was interrupted, or a merge of runs that saw different Roles): run the tests again`
+    ];
+  }
+  const globs = (list2) => list2.length === 0 ? "none" : list2.map(quote).join(", ");
+  if (globs(recorded.ignore ?? []) !== globs(expected.ignore)) {
+    return [`the report's Roles digest leaves out the Roles its run's roles.ignore matched (${globs(recorded.ignore ?? [])}), not those of the config here (${globs(expected.ignore)}): run the tests with this config`];
+  }
+  if (recorded.start !== recorded.end) {
+    return [`the Roles of ${who} changed while the tests ran (${short(recorded.start)} at the start, ${short(recorded.end)} at the end): test again while nothing changes them`];
+  }
+  if (recorded.start === expected.digest) return [];
+  const { unmanaged } = expected;
+  const others = unmanaged.length === 0 ? "" : `; ${who} also holds ${plural(unmanaged.length, "Role")} that no role file manages (${named(unmanaged)}): delete ${unmanaged.length === 1 ? "it" : "them"} (apply --prune) or match ${unmanaged.length === 1 ? "it" : "them"} with roles.ignore`;
+  return [
+    `the tests ran against other Roles than the role files give ${who} at this commit (${who} held ${short(recorded.start)}, the role files render to ${short(expected.digest)}): apply the role files to ${who}, then test again${others}`
+  ];
+}
+function workTreeReasons(tree) {
+  if (tree === void 0) {
+    return ["the report does not record whether its work tree was the commit (a report of an older roleflow, or a merge of reports some of which do not): run the tests again"];
+  }
+  if (tree.state === "unknown") {
+    return ["the report cannot tell whether the files its tests ran with were the commit (they ran outside a git checkout, or git could not tell): run them in a git checkout of the commit"];
+  }
+  if (tree.state === "dirty") {
+    const files = tree.changed ?? [];
+    const changed = files.length === 0 ? "" : ` (${files.slice(0, MAX_NAMED).map(showName).join(", ")}${files.length > MAX_NAMED ? ", …" : ""})`;
+    return [`the tests ran on a work tree with uncommitted changes${changed}: the report is not of the commit's files; commit or discard the changes, and test again`];
+  }
+  return [];
+}
+function summaryReasons(summary2, counted) {
+  const keys = Object.keys(counted);
+  const differ = keys.filter((key) => (summary2[key] ?? (key === "not_run" ? 0 : void 0)) !== counted[key]);
+  if (differ.length === 0) return [];
+  const says = differ.map((key) => `${key} ${String(summary2[key])}`).join(", ");
+  const is = differ.map((key) => `${key} ${counted[key]}`).join(", ");
+  return [`the report's summary does not match its results (it says ${says}; its results count ${is}): it was edited; promote a report as roleflow wrote it`];
+}
+function short(digest) {
+  return digest.length > 19 ? `${showName(digest.slice(0, 19))}…` : showName(digest);
+}
+function named(names) {
+  const shown = names.slice(0, MAX_NAMED).map(quote);
+  return names.length > MAX_NAMED ? `${shown.join(", ")}, and ${names.length - MAX_NAMED} more` : shown.join(", ");
+}
+var MAX_NAMED;
+var init_tested_against2 = __esm({
+  "src/core/tenants/tested-against.ts"() {
+    "use strict";
+    init_display();
+    MAX_NAMED = 3;
+  }
+});
+
+// src/core/tenants/promotion.ts
+function reportGateReasons(report, expected) {
+  const reasons = [];
+  const { tenant } = report;
+  const summary2 = countResults(report.results);
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== void 0 && report.merged_shards === void 0) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  reasons.push(...selectionReasons(report.selection, expected.flowsDir));
+  if (report.interrupted === true) reasons.push("the test run was interrupted");
+  if (summary2.not_run > 0) {
+    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
+  }
+  if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
+  if (summary2.failed > 0) {
+    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
+    const named2 = failing.slice(0, MAX_NAMED2).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED2 ? `, and ${failing.length - MAX_NAMED2} more` : "";
+    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
+    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named2.join(", ")}${more}`);
+  }
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  reasons.push(...workTreeReasons(report.work_tree));
+  reasons.push(...rolesReasons(expected.from, report.roles_digest, expected.roles));
+  reasons.push(...summaryReasons(report.summary, summary2));
+  return reasons;
+}
+function selectionReasons(selection, flowsDir) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (folder !== flowsDir) {
+    reasons.push(`the run was of the flows folder ${showName(`${folder}/`)}, not of the config's ${showName(`${flowsDir}/`)} (another --config, or another working folder): run the config's whole suite from here`);
+  }
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named2 = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named2}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED2, MAX_PATHS;
+var init_promotion = __esm({
+  "src/core/tenants/promotion.ts"() {
+    "use strict";
+    init_display();
+    init_runs();
+    init_tested_against2();
+    MAX_NAMED2 = 5;
+    MAX_PATHS = 3;
+  }
+});
+
+// src/core/tenants/tenant-errors.ts
+function isTenantFailure(error2) {
+  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+}
+function tenantError(tenant, error2) {
+  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+}
+var init_tenant_errors = __esm({
+  "src/core/tenants/tenant-errors.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+  }
+});
+
+// src/core/tenants/index.ts
+var tenants_exports = {};
+__export(tenants_exports, {
+  isTenantFailure: () => isTenantFailure,
+  pathCovers: () => pathCovers,
+  reportGateReasons: () => reportGateReasons,
+  selectTenants: () => selectTenants,
+  tenantError: () => tenantError,
+  tenantsApplyLine: () => tenantsApplyLine
+});
+var init_tenants2 = __esm({
+  "src/core/tenants/index.ts"() {
+    "use strict";
+    init_select();
+    init_apply_order();
+    init_promotion();
+    init_tenant_errors();
+  }
+});
+
+// src/files/repository-bounds.ts
+import { realpath, stat as stat4 } from "node:fs/promises";
+import { dirname as dirname8, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
+async function outsideRepository(dir, sources, noun) {
+  const realDir = await realpath(dir.abs).catch(() => dir.abs);
+  const links = sources.filter((s) => s.link === true);
+  if (links.length === 0 && realDir === resolve5(dir.abs)) return [];
+  const top = await gitTop(resolve5(dir.abs));
+  const root = await realpath(top ?? dir.abs).catch(() => top ?? dir.abs);
+  const where = top === void 0 ? `${dir.display}/` : "the repository";
+  if (!inside(root, realDir)) {
+    throw new RoleflowError(`${dir.display} resolves to ${realDir}, outside the repository ${top}: roleflow reads no ${noun} file from outside it; keep the ${noun} files in the repository`, "failed");
+  }
+  const issues = [];
+  for (const link of links) {
+    const target = await realpath(link.abs).catch(() => void 0);
+    if (target === void 0 || inside(root, target)) continue;
+    issues.push({
+      file: link.file,
+      line: 1,
+      col: 1,
+      message: `a symbolic link to ${target}, outside ${where}: roleflow reads no ${noun} file from outside it; put the file itself in ${where}`
+    });
+  }
+  return issues;
+}
+async function gitTop(path) {
+  for (let at = path; ; ) {
+    if (await exists3(join6(at, ".git"))) return at;
+    const parent = dirname8(at);
+    if (parent === at) return void 0;
+    at = parent;
+  }
+}
+function inside(root, path) {
+  const rel = relative3(root, path);
+  return rel === "" || !isAbsolute3(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
+}
+async function exists3(path) {
+  return stat4(path).then(
+    () => true,
+    () => false
+  );
+}
+var init_repository_bounds = __esm({
+  "src/files/repository-bounds.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/files/role-files.ts
+import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname9, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -75170,15 +75153,19 @@ async function loadRoleFiles(cwd, dir) {
     throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
   }
   const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  const outside = await outsideRepository(dir, sources, "role");
+  const away = new Set(outside.map((issue2) => issue2.file));
   const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text3, file) => parseRoleFile(text3, file, schema));
+  const read = away.size === 0 ? sources : sources.filter((source) => !away.has(source.file));
+  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text3, file) => parseRoleFile(text3, file, schema));
+  issues.unshift(...outside);
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text3) {
-  const tmp = join6(dirname9(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join7(dirname9(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
-    const handle = await open4(tmp, "wx", 420);
+    const handle = await open3(tmp, "wx", 420);
     try {
       for (const piece of typeof text3 === "string" ? [text3] : text3) await handle.writeFile(piece, "utf8");
       await handle.sync();
@@ -75204,8 +75191,980 @@ var init_role_files = __esm({
     init_flows();
     init_role_file();
     init_package_root();
+    init_repository_bounds();
     init_source_files();
     README = "readme.md";
+  }
+});
+
+// src/files/plan-file.ts
+import { stat as stat5 } from "node:fs/promises";
+async function savePlan(path, plan2) {
+  try {
+    await writeFileAtomic(path, isPlanList(plan2) ? renderTenantPlansJson(plan2) : planJsonBytes(plan2));
+  } catch (err) {
+    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
+  }
+}
+async function readSavedPlan(abs, file) {
+  const read = await readSavedPlanFile(abs, file);
+  if ("tenants" in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
+  return read;
+}
+async function readSavedPlanFile(abs, file) {
+  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
+  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
+  const text3 = Buffer.from(bytes.value).toString("utf8");
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    throw notAPlan(file, "not JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
+  }
+  const record = value;
+  if (!("format_version" in record) || !("changes" in record || "tenants" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
+    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
+  }
+  const schema = loadSchema("plan");
+  if (compileSchema(schema)(value)) {
+    const failed3 = "tenants" in record ? record["tenants"].find((p) => p.error !== void 0) : void 0;
+    if (failed3 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed3.tenant.name)} in it was not planned (it holds an error, not a plan)`);
+    return value;
+  }
+  const located2 = parseYaml(text3, { file });
+  const checked = located2.ok ? validateAgainst(schema, located2.value, file) : located2;
+  const issues = checked.ok ? [] : checked.issues;
+  const first = issues[0];
+  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
+  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
+}
+function notAPlan(file, why2) {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
+}
+function isPlanList(plan2) {
+  return Array.isArray(plan2);
+}
+async function planNotSavedLine(abs, file, why2) {
+  const older = await stat5(abs).then((s) => s.isFile(), () => false);
+  return `The plan was not saved to ${file}: ${why2}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
+}
+var MAX_PLAN_BYTES;
+var init_plan_file = __esm({
+  "src/files/plan-file.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_schema();
+    init_yaml_source();
+    init_package_root();
+    init_redact_messages();
+    init_role_files();
+    init_source_files();
+    MAX_PLAN_BYTES = 256 * 1024 * 1024;
+  }
+});
+
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
+});
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve29, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve29(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve29, reject2, arguments_) => {
+    const queueItem = { reject: reject2 };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve29, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve29, reject2) => {
+    enqueue(function_, resolve29, reject2, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises3 = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises3.push(promise);
+            return promise;
+          });
+        } catch (error2) {
+          for (const promise of promises3) {
+            promise.catch(() => {
+            });
+          }
+          throw error2;
+        }
+        return Promise.all(promises3);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
+  }
+});
+
+// src/run/several-tenants.ts
+async function planTenants(names, planOne) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
+  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
+  if (fatal !== void 0) {
+    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+    throw fatal.reason;
+  }
+  return settled.map((s, i) => {
+    const name = names[i];
+    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
+  });
+}
+async function applyTenantsInOrder(steps, nameOf2, applyOne) {
+  const ended2 = [];
+  for (const [i, step2] of steps.entries()) {
+    const end = await applyOne(step2);
+    ended2.push(end);
+    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+  }
+  return { ended: ended2, notAttempted: [] };
+}
+async function testTenantsInOrder(names, testOne, say) {
+  const went = [];
+  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
+  let worst = ExitCode.Ok;
+  for (const [i, name] of names.entries()) {
+    let code3;
+    try {
+      code3 = await testOne(name, i);
+    } catch (error2) {
+      if (!isTenantFailure(error2)) throw error2;
+      say.err(`error: ${error2.message}`);
+      const rest = names.slice(i + 1);
+      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
+      return error2.exitCode;
+    }
+    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
+    if (code3 === ExitCode.Interrupted) return code3;
+    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
+  }
+  close([]);
+  return worst;
+}
+var TENANTS_AT_ONCE, WENT;
+var init_several_tenants = __esm({
+  "src/run/several-tenants.ts"() {
+    "use strict";
+    init_p_limit();
+    init_exit_codes();
+    init_tenants2();
+    TENANTS_AT_ONCE = 4;
+    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
+  }
+});
+
+// src/run/tenants.ts
+function oneTenant(options, ports, verb) {
+  const named2 = options.tenants ?? [];
+  if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${verb} works on one tenant`, "usage");
+  return named2[0] ?? (ports.env["ROLEFLOW_TENANT"] || void 0);
+}
+function openOneTenant(ports, config, options, verb, name) {
+  return ports.openTenant(config, { tenant: name ?? oneTenant(options, ports, verb), baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+}
+async function severalTenants(config, options) {
+  const named2 = options.tenants ?? [];
+  if (options.allTenants !== true && named2.length <= 1) return void 0;
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
+    throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+  }
+  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants2(), tenants_exports));
+  return selectTenants2(config, { named: named2, all: options.allTenants === true });
+}
+async function openTenants(ports, config, names) {
+  const opened = [];
+  try {
+    for (const name of names) opened.push(await ports.openTenant(config, { tenant: name }, { named: true }));
+  } catch (error2) {
+    for (const tenant of opened) await tenant.close().catch(() => void 0);
+    throw error2;
+  }
+  return opened;
+}
+var init_tenants3 = __esm({
+  "src/run/tenants.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/run/roles/fresh-plan.ts
+import { resolve as resolve6 } from "node:path";
+function planTenantOf(tenant) {
+  return { name: tenant.target.name, baseUrl: tenant.location };
+}
+async function makeFreshPlan(opts) {
+  const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
+  const files = await reading;
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
+  const tenant = await opts.open();
+  try {
+    const name = tenant.target.name;
+    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const { kept, excluded } = forTenant.value;
+    const remote = await tenant.client.listRoles();
+    const { roles } = opts.config;
+    const plan2 = computePlan(kept, remote, {
+      prune: opts.prune ?? roles.prune,
+      protect: roles.protect,
+      ignore: roles.ignore,
+      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
+      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
+      tenant: planTenantOf(tenant),
+      createdAt: opts.now.toISOString(),
+      ...targets === void 0 ? {} : { targets },
+      // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
+      roleSetChecked: true
+    });
+    const deleted = new Set(plan2.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan2.unmanaged.map((u) => u.id));
+    plan2.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
+    const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
+    return { plan: plan2, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+}
+function targetsOf(cwd, dir, files, targets, paths) {
+  if (targets.length === 0 && paths.length === 0) return void 0;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve6(cwd, path)));
+    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [.../* @__PURE__ */ new Set([...targets, ...names])];
+}
+var init_fresh_plan = __esm({
+  "src/run/roles/fresh-plan.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_plan();
+    init_roles();
+    init_role_files();
+    init_source_files();
+  }
+});
+
+// src/run/roles/saved-plan.ts
+import { resolve as resolve7 } from "node:path";
+async function checkSavedPlan(plan2, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan2.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan2.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan2, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+async function openSavedPlan(opts) {
+  const plan2 = opts.plan ?? await readSavedPlan(resolve7(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan2);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan: plan2, what: "is refused", reasons: refusals, otherTenant: false } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan2, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan: plan2, tenant };
+  await tenant.close();
+  return { refused: { plan: plan2, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan2.tenant.name } };
+}
+function refuseBrokenPlan(plan2) {
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan2.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_saved_plan = __esm({
+  "src/run/roles/saved-plan.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_roles();
+    init_plan_file();
+    init_fresh_plan();
+  }
+});
+
+// src/core/apply/history/record.ts
+function roleSha(role) {
+  return sha256(JSON.stringify([role.name, role.description, role.content]));
+}
+function changeOutcome(status) {
+  switch (status) {
+    case "created":
+    case "updated":
+    case "deleted":
+      return "done";
+    case "unknown":
+      return "unknown";
+    case "not_started":
+      return "not_started";
+    case "failed":
+    case "skipped":
+      return "failed";
+  }
+}
+function recordId(at, random) {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
+}
+function historyFileName(tenant) {
+  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
+}
+var HISTORY_FORMAT_VERSION;
+var init_record = __esm({
+  "src/core/apply/history/record.ts"() {
+    "use strict";
+    init_hash();
+    init_reserved();
+    HISTORY_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/apply/history/journal-text.ts
+function readJournal(text3) {
+  const byId = /* @__PURE__ */ new Map();
+  const skipped2 = [];
+  text3.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const parsed = parseLine(line);
+    if (typeof parsed === "string") {
+      skipped2.push({ line: index + 1, reason: parsed });
+      return;
+    }
+    const earlier = byId.get(parsed.id);
+    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
+  });
+  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
+  return { records, skipped: skipped2 };
+}
+function recordLine(record) {
+  return `${JSON.stringify(record)}
+`;
+}
+function trimJournal(text3, keep, maxBytes) {
+  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
+  const order = [];
+  const linesOf = /* @__PURE__ */ new Map();
+  for (const line of lines2) {
+    const id = idOf(line);
+    if (!linesOf.has(id)) {
+      order.push(id);
+      linesOf.set(id, []);
+    }
+    linesOf.get(id).push(line);
+  }
+  let kept = order.slice(Math.max(0, order.length - keep));
+  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
+  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
+  if (kept.length === 0 && order.length > 0) return void 0;
+  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
+`).join("");
+}
+function idOf(line) {
+  try {
+    const id = JSON.parse(line).id;
+    return typeof id === "string" ? id : `\0${line}`;
+  } catch {
+    return `\0${line}`;
+  }
+}
+function mergeLines(earlier, later) {
+  const merged = { ...earlier, ...later, time: earlier.time };
+  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
+  return merged;
+}
+function parseLine(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not JSON (a line cut short?)";
+  }
+  if (!isObject2(value)) return "not a JSON object";
+  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
+  const id = value["id"];
+  const status = value["status"];
+  if (typeof id !== "string" || id === "") return "no id";
+  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
+  const changes = value["changes"];
+  if (!Array.isArray(changes)) return "no changes list";
+  const record = {
+    format_version: HISTORY_FORMAT_VERSION,
+    id,
+    time: text(value["time"]) ?? "",
+    actor: text(value["actor"]) ?? "",
+    commit: text(value["commit"]) ?? null,
+    ref: text(value["ref"]) ?? null,
+    run_url: text(value["run_url"]) ?? null,
+    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
+    tenant: text(value["tenant"]) ?? "",
+    plan_digest: text(value["plan_digest"]) ?? "",
+    status,
+    changes: changes.flatMap((c) => {
+      const change2 = changeOf(c);
+      return change2 === void 0 ? [] : [change2];
+    })
+  };
+  const finished = text(value["finished_at"]);
+  if (finished !== void 0) record.finished_at = finished;
+  const state = stringMap(value["state"]);
+  if (state !== void 0) record.state = state;
+  const content = contentMap(value["before_content"]);
+  if (content !== void 0) record.before_content = content;
+  const rollback2 = text(value["rollback_of"]);
+  if (rollback2 !== void 0) record.rollback_of = rollback2;
+  if (value["preview"] === true) record.preview = true;
+  if (value["dirty"] === true) record.dirty = true;
+  return record;
+}
+function changeOf(value) {
+  if (!isObject2(value)) return void 0;
+  const action = ACTIONS.find((a) => a === value["action"]);
+  const name = text(value["name"]);
+  const outcome = OUTCOMES.find((o) => o === value["outcome"]);
+  if (action === void 0 || name === void 0 || outcome === void 0) return void 0;
+  const change2 = { action, name, outcome };
+  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
+    const v = text(value[key]);
+    if (v !== void 0) change2[key] = v;
+  }
+  return change2;
+}
+function stringMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
+  return map;
+}
+function contentMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!isObject2(v)) continue;
+    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
+    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
+  }
+  return map;
+}
+function defineOwn(map, key, value) {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function text(value) {
+  return typeof value === "string" ? value : void 0;
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
+var init_journal_text = __esm({
+  "src/core/apply/history/journal-text.ts"() {
+    "use strict";
+    init_role_file();
+    init_record();
+    STATUSES = ["started", "completed", "failed", "interrupted"];
+    OUTCOMES = ["done", "failed", "unknown", "not_started"];
+    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
+    ACTIONS = ["create", "update", "delete"];
+  }
+});
+
+// src/core/apply/history/build.ts
+function startedRecord(draft) {
+  const { meta } = draft;
+  const content = beforeContent(draft.plan.changes, draft.previous);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    id: draft.id,
+    time: draft.time,
+    actor: meta.actor,
+    commit: meta.commit,
+    ref: meta.ref,
+    run_url: meta.run_url,
+    command: draft.command,
+    tenant: draft.plan.tenant.name,
+    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
+    status: "started",
+    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
+    ...Object.keys(content).length > 0 && { before_content: content },
+    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
+    ...draft.preview === true && { preview: true },
+    ...meta.dirty && { dirty: true }
+  };
+}
+function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
+  const { before_content: _kept, ...started } = startedRecord(draft);
+  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
+  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
+  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
+}
+function stateAfter(draft, changes) {
+  const { plan: plan2 } = draft;
+  const targets = plan2.options.targets === void 0 ? void 0 : globMatcher(plan2.options.targets);
+  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
+  const ignored = globMatcher(plan2.options.ignore);
+  const notManaged = /* @__PURE__ */ new Set([...plan2.unmanaged.map((u) => u.id), ...plan2.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
+  for (const role of draft.remote) {
+    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
+    if (targets !== void 0 && targets(role.name) === void 0) continue;
+    state.set(role.name, roleSha(role));
+  }
+  plan2.changes.forEach((change2, i) => {
+    const done = changes[i]?.outcome === "done";
+    if (change2.action === "create") {
+      if (done) state.set(change2.name, roleSha(change2.after));
+      else state.delete(change2.name);
+    } else if (change2.action === "update") {
+      if (done) {
+        state.delete(change2.before.name);
+        state.set(change2.name, roleSha(change2.after));
+      } else state.set(change2.before.name, roleSha(change2.before));
+    } else if (done) state.delete(change2.name);
+    else state.set(change2.name, roleSha(change2.before));
+  });
+  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function lastState(records) {
+  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
+  return void 0;
+}
+function beforeContent(changes, previous) {
+  const inGit = shasInGit(previous);
+  const kept = {};
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    const sha = roleSha(change2.before);
+    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
+  }
+  return kept;
+}
+function shasInGit(records) {
+  const shas = /* @__PURE__ */ new Set();
+  for (const r of records) {
+    if (r.commit === null || r.dirty === true) continue;
+    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
+    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
+  }
+  return shas;
+}
+function journalChange(change2, outcome) {
+  const id = change2.id ?? outcome?.id;
+  return {
+    action: change2.action,
+    name: change2.name,
+    ...id !== void 0 && { id },
+    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
+    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
+    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
+    outcome: outcome === void 0 ? "not_started" : changeOutcome(outcome.status)
+  };
+}
+var init_build = __esm({
+  "src/core/apply/history/build.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_render_json();
+    init_record();
+  }
+});
+
+// src/core/apply/history/render.ts
+function changeCounts(changes) {
+  const n = (action) => changes.filter((c) => c.action === action).length;
+  return `+${n("create")} ~${n("update")} -${n("delete")}`;
+}
+function renderHistoryText(doc) {
+  if (doc.records.length === 0) return `No journal records for tenant ${showName(doc.tenant)} (${storeText(doc.store)}).`;
+  const rows = doc.records.map((r) => [r.id, when(r.time), escapeControls(r.actor) || "-", r.commit?.slice(0, 7) ?? "-", changeCounts(r.changes), statusText(r)]);
+  const head = ["ID", "WHEN", "WHO", "COMMIT", "CHANGES", "STATUS"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ");
+  const more = doc.total > doc.records.length ? [`(${doc.records.length} of ${doc.total} records; --limit N shows more)`] : [];
+  return [line(head), ...rows.map(line), ...more].join("\n");
+}
+function storeText(store) {
+  return store.kind === "file" ? escapeControls(store.path) : `the tenant's Role ${store.role}`;
+}
+function statusText(r) {
+  const what = [r.command !== "apply" && r.command, r.rollback_of !== void 0 && `of ${escapeControls(/^[0-9a-f]{40,64}$/.test(r.rollback_of) ? r.rollback_of.slice(0, 12) : r.rollback_of)}`].filter((p) => p !== false).join(" ");
+  return `${r.status}${what === "" ? "" : ` (${what})`}`;
+}
+function when(time) {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(time);
+  return m ? `${m[1]} ${m[2]}Z` : escapeControls(time) || "-";
+}
+function renderRecordText(record, diffs) {
+  const out = [
+    `Record ${record.id}: ${statusText(record)}`,
+    `  tenant:   ${showName(record.tenant)}`,
+    `  started:  ${escapeControls(record.time)}${record.finished_at === void 0 ? "" : `, finished ${escapeControls(record.finished_at)}`}`,
+    `  by:       ${escapeControls(record.actor) || "-"}`,
+    `  commit:   ${record.commit ?? "-"}${record.ref === null ? "" : ` (${escapeControls(record.ref)})`}${record.dirty ? ", with uncommitted changes to the role files or config" : ""}`,
+    ...record.run_url === null ? [] : [`  run:      ${escapeControls(record.run_url)}`],
+    `  plan:     ${record.plan_digest}`,
+    ...record.rollback_of === void 0 ? [] : [`  rollback of ${escapeControls(record.rollback_of)}`],
+    ...record.status === "interrupted" && record.finished_at === void 0 ? ["  It was never completed: the process ended during the apply. The outcomes below are unknown; `roleflow drift` and `plan` show where the tenant stands."] : [],
+    "",
+    record.changes.length === 0 ? "No changes (the apply found the tenant matching the files)." : `Changes (${changeCounts(record.changes)}):`
+  ];
+  record.changes.forEach((c, i) => {
+    const sign = c.action === "create" ? "+" : c.action === "update" ? "~" : "-";
+    const renamed = c.renamed_from === void 0 ? "" : ` (renamed from ${showName(c.renamed_from)})`;
+    out.push(`  ${sign} ${c.action} ${showName(c.name)}${renamed}${c.id === void 0 ? "" : ` id ${showName(c.id)}`}: ${c.outcome.replace("_", " ")}`);
+    const diff = diffs?.[i];
+    if (diff !== void 0) out.push(...changeDiff(c, diff).map((l) => `      ${l}`));
+  });
+  return out.join("\n");
+}
+function changeDiff(change2, sides) {
+  const missing = [sides.before, sides.after].flatMap((s) => s !== void 0 && "missing" in s ? [s.missing] : []);
+  if (missing.length > 0) return missing.map((m) => `(${escapeControls(m)})`);
+  const before = sides.before;
+  const after2 = sides.after;
+  const lines2 = [];
+  if (before !== void 0 && after2 !== void 0 && before.description !== after2.description) {
+    lines2.push(`description: ${JSON.stringify(escapeControls(before.description))} -> ${JSON.stringify(escapeControls(after2.description))}`);
+  }
+  if ((before?.content ?? "") !== (after2?.content ?? "") || before === void 0 || after2 === void 0) {
+    lines2.push(...diffLines2(contentDiff(before?.content ?? "", after2?.content ?? "", `${change2.renamed_from ?? change2.name} (before)`, `${change2.name} (after)`)));
+  }
+  return lines2;
+}
+function recordDocument(tenant, record, diffs) {
+  const sides = diffs?.map(({ before, after: after2 }, i) => {
+    const name = record.changes[i].name;
+    const missing = [before, after2].some((side2) => side2 !== void 0 && "missing" in side2);
+    const content = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : "";
+    return { before: before ?? null, after: after2 ?? null, ...!missing && { diff: contentDiff(content(before), content(after2), `${name} (before)`, `${name} (after)`) } };
+  });
+  return { format_version: HISTORY_FORMAT_VERSION, tenant, record, ...sides !== void 0 && { diffs: sides } };
+}
+var init_render = __esm({
+  "src/core/apply/history/render.ts"() {
+    "use strict";
+    init_content_diff();
+    init_text();
+    init_safe_text();
+    init_display();
+    init_record();
+  }
+});
+
+// src/core/apply/history/index.ts
+var init_history = __esm({
+  "src/core/apply/history/index.ts"() {
+    "use strict";
+    init_record();
+    init_journal_text();
+    init_build();
+    init_render();
+  }
+});
+
+// src/files/git/git-commit.ts
+import { execFile } from "node:child_process";
+import { realpath as realpath2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative4, sep as sep4 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside2 = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative4(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute4(rel) ? outside : inside2).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside2.length === 0) return state;
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
+  if (!status.ok) return void 0;
+  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
+}
+function realOrSelf(path) {
+  return realpath2(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside2 = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git(cwd, args) {
+  return new Promise((resolve29) => {
+    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve29({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+async function gitUserName(cwd) {
+  const name = await git(cwd, ["config", "user.name"]);
+  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
+}
+async function currentBranch(cwd) {
+  const ref2 = await git(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
+  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/journal-file.ts
+import { open as open4, readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname10 } from "node:path";
+function fileJournal(cwd, config, tenant) {
+  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
+  const where = displayPath(cwd, path);
+  return {
+    kind: "file",
+    where,
+    path,
+    async read() {
+      try {
+        return await readFile3(path, "utf8");
+      } catch (err) {
+        const code3 = err.code;
+        if (code3 === "ENOENT") return "";
+        throw new RoleflowError(`cannot read the apply journal ${where}: ${code3 ?? String(err)}`);
+      }
+    },
+    async append(text3) {
+      const bytes = Buffer.from(text3, "utf8");
+      await stateFolder(dirname10(path), "the apply journal's folder");
+      try {
+        const file = await open4(path, "a");
+        try {
+          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
+          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
+      }
+    }
+  };
+}
+var HISTORY_DIR;
+var init_journal_file = __esm({
+  "src/files/journal-file.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_config_file();
+    init_source_files();
+    init_state_folder();
+    HISTORY_DIR = ".roleflow/history";
   }
 });
 
@@ -75257,16 +76216,8 @@ var init_journal_role = __esm({
 });
 
 // src/run/journal.ts
-var journal_exports = {};
-__export(journal_exports, {
-  journalFor: () => journalFor,
-  journalMeta: () => journalMeta,
-  openJournal: () => openJournal,
-  readRecords: () => readRecords,
-  withJournal: () => withJournal
-});
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 function openJournal(cwd, config, tenant) {
   return config.history.store === "tenant" ? tenantJournal(tenant.client, config.history.keep) : fileJournal(cwd, config, tenant.target.name);
 }
@@ -75278,7 +76229,7 @@ async function journalMeta(cwd, env, config, given = {}) {
   const run_url = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? `${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]}` : null;
   let dirty = given.dirty ?? false;
   if (given.dirty === void 0 && commit !== null) {
-    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve5(cwd, config.file)]];
+    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve8(cwd, config.file)]];
     const state = await treeState(cwd, paths);
     dirty = state === void 0 || state.uncommitted.length > 0 || state.ignored.length > 0 || state.outside.length > 0;
   }
@@ -75295,7 +76246,7 @@ async function journalFor(cwd, env, config, tenant, command, warn, given = {}) {
     ...preview2 === true && { preview: preview2 }
   };
 }
-async function withJournal(plan, remote, opts, apply2) {
+async function withJournal(plan2, remote, opts, apply3) {
   const now = opts.now ?? (() => /* @__PURE__ */ new Date());
   const { records: previous } = await readRecords(opts.store, opts.warn).catch((err) => {
     throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
@@ -75306,14 +76257,14 @@ async function withJournal(plan, remote, opts, apply2) {
     time: started.toISOString(),
     meta: opts.meta,
     command: opts.command,
-    plan,
+    plan: plan2,
     remote: typeof remote === "function" ? await remote() : remote,
     previous,
     ...opts.rollbackOf !== void 0 && { rollbackOf: opts.rollbackOf },
     ...opts.preview === true && { preview: true }
   };
-  if (plan.changes.length === 0) {
-    const result2 = await apply2();
+  if (plan2.changes.length === 0) {
+    const result2 = await apply3();
     const state = stateAfter(draft, []);
     if (JSON.stringify(state) === JSON.stringify(lastState(previous) ?? null)) return { ...result2, journal: { id: void 0 } };
     return { ...result2, journal: await finish(opts, finishedRecord(draft, [], false, now().toISOString())) };
@@ -75323,7 +76274,7 @@ async function withJournal(plan, remote, opts, apply2) {
   } catch (err) {
     throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
   }
-  const result = await apply2();
+  const result = await apply3();
   return { ...result, journal: await finish(opts, finishedRecord(draft, result.outcomes, result.interrupted, now().toISOString())) };
 }
 async function finish(opts, record) {
@@ -75353,416 +76304,369 @@ var init_journal = __esm({
   }
 });
 
-// src/core/tenants/select.ts
-var select_exports = {};
-__export(select_exports, {
-  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
-  selectTenants: () => selectTenants
-});
-function selectTenants(config, flags) {
-  const known = [LOCAL, ...Object.keys(config.tenants)];
-  for (const name of flags.named) {
-    if (name === LOCAL || configuredTenant(config, name) !== void 0) continue;
-    const guess = closest(name, known);
-    throw new RoleflowError(
-      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
-      "config"
-    );
-  }
-  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
-  const names = [.../* @__PURE__ */ new Set([...flags.named, ...configured])];
-  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
-  return names;
-}
-function savedPlanUnknownTenant(planFile, names, config) {
-  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
-  if (gone === void 0) return void 0;
-  const known = ["local", ...Object.keys(config.tenants)].join(", ");
-  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
-}
-var LOCAL;
-var init_select = __esm({
-  "src/core/tenants/select.ts"() {
+// src/terminal/live-results.ts
+var LiveResults;
+var init_live_results = __esm({
+  "src/terminal/live-results.ts"() {
     "use strict";
-    init_config();
-    init_errors();
-    init_display();
-    init_schema();
-    LOCAL = "local";
-  }
-});
-
-// src/core/tenants/apply-order.ts
-function tenantsApplyLine(steps, notAttempted) {
-  const parts = steps.map((s) => `${showName(s.tenant)} ${SAID[s.status]}`);
-  if (notAttempted.length > 0) parts.push(`not attempted: ${notAttempted.map(showName).join(", ")}`);
-  return `Tenants: ${parts.join("; ")}.`;
-}
-var SAID;
-var init_apply_order = __esm({
-  "src/core/tenants/apply-order.ts"() {
-    "use strict";
-    init_display();
-    SAID = {
-      applied: "applied",
-      no_changes: "no changes",
-      failed: "failed",
-      interrupted: "interrupted",
-      refused: "refused (nothing sent to it)",
-      cancelled: "cancelled"
+    LiveResults = class {
+      /** `progress` drawing nothing: the lines only, no status line (not a terminal, or stdout is a pipe). */
+      constructor(progress, print) {
+        this.progress = progress;
+        this.print = print;
+      }
+      pending = [];
+      status;
+      /** The status line's text; undefined wipes it. */
+      setStatus(text3) {
+        this.status = text3;
+        if (text3 === void 0) this.progress.clear();
+        else this.progress.show(text3);
+      }
+      /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+      count(verb, ended2, total) {
+        this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
+      }
+      add(line) {
+        if (this.pending.length === 0) setImmediate(() => this.flush());
+        this.pending.push(line);
+      }
+      /** Wipe the status line (before any other output); `redraw` draws it again. */
+      clear() {
+        this.progress.clear();
+      }
+      redraw() {
+        if (this.status !== void 0) this.progress.show(this.status);
+      }
+      /** Every pending line out, the status line gone. */
+      finish() {
+        this.status = void 0;
+        this.flush();
+        this.progress.clear();
+      }
+      flush() {
+        if (this.pending.length === 0) return;
+        const text3 = this.pending.join("\n");
+        this.pending.length = 0;
+        this.clear();
+        this.print(text3);
+        this.redraw();
+      }
     };
   }
 });
 
-// src/core/tenants/promotion.ts
-function reportGateReasons(report, expected) {
-  const reasons = [];
-  const { tenant, summary: summary2 } = report;
-  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
-  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
-    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+// src/run/roles/apply-plan.ts
+async function executePlan(plan2, client, opts) {
+  const outcomes = new Array(plan2.changes.length);
+  const failedToFree = /* @__PURE__ */ new Map();
+  const total = plan2.changes.length;
+  let ended2 = 0;
+  const record = (index, outcome) => {
+    outcomes[index] = outcome;
+    ended2++;
+    opts.onOutcome?.(outcome, ended2, total);
+  };
+  for (const phase of applyPhases(plan2.changes)) {
+    const limit = pLimit(Math.max(1, opts.concurrency));
+    await Promise.all(
+      phase.map(
+        (index) => limit(async () => {
+          const change2 = plan2.changes[index];
+          if (opts.stopped?.()) {
+            outcomes[index] = outcomeOf(change2, "not_started");
+            return;
+          }
+          const blocked = blockedReason(change2, failedToFree);
+          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
+          if (outcome.status === "failed") {
+            const freed = freedName(change2);
+            if (freed !== void 0) failedToFree.set(freed, change2);
+          }
+          record(index, outcome);
+        })
+      )
+    );
   }
-  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
-  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
-  else if (report.shard !== void 0 && report.merged_shards === void 0) {
-    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
-  }
-  reasons.push(...selectionReasons(report.selection));
-  if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) {
-    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
-    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
-  }
-  if (summary2.tests === 0) reasons.push("the report holds no test");
-  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
-    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
-  }
-  if (summary2.failed > 0) {
-    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
-    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
-    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
-    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
-    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
-  }
-  if (report.commit === void 0) {
-    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
-  } else if (expected.commit === void 0) {
-    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
-  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
-  return reasons;
+  return outcomes.map((o, i) => o ?? outcomeOf(plan2.changes[i], "not_started"));
 }
-function selectionReasons(selection) {
-  if (selection === void 0) {
-    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
-  }
-  const reasons = [];
-  const { paths, flows_dir: folder } = selection;
-  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
-    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
-    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
-    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
-  }
-  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
-  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
-  return reasons;
-}
-function pathCovers(path, folder) {
-  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
-  const outer = segments(path);
-  const inner = segments(folder);
-  if (outer.every((s) => s === "..")) {
-    const climbs = inner.findIndex((s) => s !== "..");
-    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
-  }
-  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
-}
-var MAX_NAMED, MAX_PATHS;
-var init_promotion = __esm({
-  "src/core/tenants/promotion.ts"() {
-    "use strict";
-    init_display();
-    MAX_NAMED = 5;
-    MAX_PATHS = 3;
-  }
-});
-
-// src/core/tenants/tenant-errors.ts
-function isTenantFailure(error2) {
-  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
-}
-function tenantError(tenant, error2) {
-  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
-}
-var init_tenant_errors = __esm({
-  "src/core/tenants/tenant-errors.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-  }
-});
-
-// src/core/tenants/index.ts
-var tenants_exports = {};
-__export(tenants_exports, {
-  isTenantFailure: () => isTenantFailure,
-  pathCovers: () => pathCovers,
-  reportGateReasons: () => reportGateReasons,
-  selectTenants: () => selectTenants,
-  tenantError: () => tenantError,
-  tenantsApplyLine: () => tenantsApplyLine
-});
-var init_tenants = __esm({
-  "src/core/tenants/index.ts"() {
-    "use strict";
-    init_select();
-    init_apply_order();
-    init_promotion();
-    init_tenant_errors();
-  }
-});
-
-// src/files/plan-file.ts
-var plan_file_exports = {};
-__export(plan_file_exports, {
-  planNotSavedLine: () => planNotSavedLine,
-  readSavedPlan: () => readSavedPlan,
-  readSavedPlanFile: () => readSavedPlanFile,
-  savePlan: () => savePlan
-});
-import { stat as stat4 } from "node:fs/promises";
-async function savePlan(path, plan) {
+async function runChange(change2, client) {
   try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
+    switch (change2.action) {
+      case "create": {
+        const { id } = await client.createRole(change2.after);
+        return { ...outcomeOf(change2, "created"), id };
+      }
+      case "update":
+        await client.updateRole(change2.id, change2.after);
+        return outcomeOf(change2, "updated");
+      case "delete":
+        return await deleteRole(change2, client);
+    }
   } catch (err) {
-    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
+    const error2 = oneLine(err instanceof Error ? err.message : String(err));
+    const code3 = err instanceof RoleflowError ? err.code : void 0;
+    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
   }
 }
-async function readSavedPlan(abs, file) {
-  const read = await readSavedPlanFile(abs, file);
-  if ("tenants" in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
-  return read;
-}
-async function readSavedPlanFile(abs, file) {
-  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
-  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
-  const text3 = Buffer.from(bytes.value).toString("utf8");
-  let value;
+async function deleteRole(change2, client) {
   try {
-    value = JSON.parse(text3);
-  } catch {
-    throw notAPlan(file, "not JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
-  }
-  const record = value;
-  if (!("format_version" in record) || !("changes" in record || "tenants" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
-  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
-    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
-  }
-  const schema = loadSchema("plan");
-  if (compileSchema(schema)(value)) {
-    const failed3 = "tenants" in record ? record["tenants"].find((p) => p.error !== void 0) : void 0;
-    if (failed3 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed3.tenant.name)} in it was not planned (it holds an error, not a plan)`);
-    return value;
-  }
-  const located2 = parseYaml(text3, { file });
-  const checked = located2.ok ? validateAgainst(schema, located2.value, file) : located2;
-  const issues = checked.ok ? [] : checked.issues;
-  const first = issues[0];
-  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
-  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
-}
-function notAPlan(file, why2) {
-  return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
-}
-function isPlanList(plan) {
-  return Array.isArray(plan);
-}
-async function planNotSavedLine(abs, file, why2) {
-  const older = await stat4(abs).then((s) => s.isFile(), () => false);
-  return `The plan was not saved to ${file}: ${why2}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
-}
-var MAX_PLAN_BYTES;
-var init_plan_file = __esm({
-  "src/files/plan-file.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_schema();
-    init_yaml_source();
-    init_package_root();
-    init_redact_messages();
-    init_role_files();
-    init_source_files();
-    MAX_PLAN_BYTES = 256 * 1024 * 1024;
-  }
-});
-
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  openSavedPlan: () => openSavedPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
-});
-import { resolve as resolve6 } from "node:path";
-function planTenantOf(tenant) {
-  return { name: tenant.target.name, baseUrl: tenant.location };
-}
-async function makeFreshPlan(opts) {
-  const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
-  const files = await reading;
-  if (!files.ok) throw new InvalidFilesError(files.issues);
-  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
-  const tenant = await opts.open();
-  try {
-    const name = tenant.target.name;
-    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
-    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    const { kept, excluded } = forTenant.value;
-    const remote = await tenant.client.listRoles();
-    const { roles } = opts.config;
-    const plan = computePlan(kept, remote, {
-      prune: opts.prune ?? roles.prune,
-      protect: roles.protect,
-      ignore: roles.ignore,
-      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
-      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
-      tenant: planTenantOf(tenant),
-      createdAt: opts.now.toISOString(),
-      ...targets === void 0 ? {} : { targets },
-      // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
-      roleSetChecked: true
-    });
-    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
-    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
-    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
-    const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote };
+    await client.deleteRole(change2.id);
+    return outcomeOf(change2, "deleted");
   } catch (err) {
-    await tenant.close();
+    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
+    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
     throw err;
   }
 }
-function targetsOf(cwd, dir, files, targets, paths) {
-  if (targets.length === 0 && paths.length === 0) return void 0;
-  const byFile = new Map(files.map((f) => [f.file, f]));
-  const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve6(cwd, path)));
-    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
-    return file.name;
-  });
-  return [.../* @__PURE__ */ new Set([...targets, ...names])];
-}
-async function checkSavedPlan(plan, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan);
-  const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals, otherTenant: false } };
-  const tenant = await opts.open();
-  let reasons;
-  try {
-    reasons = await checkSavedPlan(plan, tenant);
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-  if (reasons.length === 0) return { plan, tenant };
-  await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan.tenant.name } };
-}
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_roles();
-    init_plan();
-    init_plan_file();
-    init_role_files();
-    init_source_files();
-  }
-});
-
-// src/run/tenants/plan-tenants.ts
-var plan_tenants_exports = {};
-__export(plan_tenants_exports, {
-  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
-  planTenants: () => planTenants
-});
-async function planTenants(names, planOne) {
-  const limit = pLimit(TENANTS_AT_ONCE);
-  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
-  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
-  if (fatal !== void 0) {
-    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
-    throw fatal.reason;
-  }
-  return settled.map((s, i) => {
-    const name = names[i];
-    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
-  });
-}
-var TENANTS_AT_ONCE;
-var init_plan_tenants = __esm({
-  "src/run/tenants/plan-tenants.ts"() {
+var init_apply_plan = __esm({
+  "src/run/roles/apply-plan.ts"() {
     "use strict";
     init_p_limit();
-    init_tenants();
-    TENANTS_AT_ONCE = 4;
+    init_apply();
+    init_redact_messages();
+    init_errors();
   }
 });
 
-// src/run/tenants/apply-tenants.ts
-var apply_tenants_exports = {};
-__export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder,
-  checkSavedTenants: () => checkSavedTenants,
-  savedTenantsRefusal: () => savedTenantsRefusal
-});
-async function applyTenantsInOrder(steps, nameOf2, applyOne) {
-  const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
-    ended2.push(end);
-    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+// src/run/roles/dedupe.ts
+async function removeConcurrentDuplicates(plan2, outcomes, client, protect) {
+  const result = { outcomes: [...outcomes], changed: [] };
+  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
+  let remote;
+  try {
+    remote = await client.listRoles();
+  } catch (err) {
+    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+    return result;
   }
-  return { ended: ended2, notAttempted: [] };
+  const protectedBy = globMatcher([...protect]);
+  for (const found of concurrentDuplicates(plan2.changes, outcomes, remote)) {
+    const outcome = outcomes[found.index];
+    const change2 = plan2.changes[found.index];
+    if (change2.action !== "create") continue;
+    result.changed.push(found.index);
+    const glob = protectedBy(outcome.name);
+    if (glob !== void 0 && found.remove.length > 0) {
+      result.outcomes[found.index] = {
+        ...outcome,
+        status: "failed",
+        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+      };
+      continue;
+    }
+    const failures2 = [];
+    for (const id of found.remove) {
+      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
+      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
+      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
+    }
+    const { error: _unknownWhy, ...known } = outcome;
+    result.outcomes[found.index] = failures2.length === 0 ? {
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      id: found.keep,
+      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
+      ...found.gone === void 0 ? {} : { created_id: found.gone }
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
+  }
+  return result;
+}
+var init_dedupe = __esm({
+  "src/run/roles/dedupe.ts"() {
+    "use strict";
+    init_apply();
+    init_roles();
+    init_plan();
+    init_apply_plan();
+    init_redact_messages();
+  }
+});
+
+// src/run/roles/apply-session.ts
+async function applyPlan(plan2, client, opts) {
+  const applied = await executePlan(plan2, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
+  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
+  const checked = await removeConcurrentDuplicates(plan2, applied, client, opts.protect);
+  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
+  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+}
+var init_apply_session = __esm({
+  "src/run/roles/apply-session.ts"() {
+    "use strict";
+    init_apply_plan();
+    init_dedupe();
+  }
+});
+
+// src/run/roles/applying.ts
+function ended(code3, plan2, status, outcomes = [], reasons = []) {
+  return { code: code3, plan: plan2, status, outcomes, reasons };
+}
+async function approveFreshPlans(ports, plans, shown, flags) {
+  const { output } = ports;
+  const changes = plans.some((p) => p.changes.length > 0);
+  if (!flags.json) output.out(shown);
+  else if (!flags.autoApprove && changes) output.err(shown);
+  const refused = plans.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    const named2 = plans.length > 1;
+    output.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
+  }
+  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
+  if (flags.autoApprove) return "approved";
+  if (!ports.terminal.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
+  if (await ports.terminal.confirm(QUESTION)) return "approved";
+  output.err("Apply cancelled: nothing was changed.");
+  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
+}
+async function carryOutPlan(ports, plan2, tenant, flags, several2 = false, remote) {
+  const { output } = ports;
+  const journal = await journalOf(ports, plan2, tenant, flags);
+  const listed2 = remote ?? (() => tenant.client.listRoles());
+  if (plan2.changes.length === 0) {
+    const checked = await withJournal(plan2, listed2, journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
+    return ended(checked.journal.error === void 0 ? ExitCode.Ok : ExitCode.Error, plan2, "no_changes", [], checked.journal.error === void 0 ? [] : [checked.journal.error]);
+  }
+  const live = new LiveResults(ports.terminal.statusLine(), (text3) => output.out(text3));
+  output.showLiveLine(live);
+  const interruption = ports.interruption(() => {
+    live.setStatus(void 0);
+    output.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+  });
+  live.count("applying", 0, plan2.changes.length);
+  const run2 = await withJournal(
+    plan2,
+    listed2,
+    journal,
+    () => applyPlan(plan2, tenant.client, {
+      concurrency: flags.concurrency,
+      protect: flags.protect,
+      stopped: () => interruption.aborted,
+      onOutcome: (outcome, done, total) => {
+        live.count("applying", done, total);
+        if (!flags.json) live.add(outcomeLine(outcome));
+      }
+    })
+  );
+  live.finish();
+  output.showLiveLine(void 0);
+  const end = applyEnd(run2, several2 ? plan2.tenant.name : void 0);
+  if (!flags.json && end.out.length > 0) output.out(end.out.join("\n"));
+  if (end.err.length > 0) output.err(end.err.join("\n"));
+  const code3 = !end.ok ? run2.interrupted ? ExitCode.Interrupted : ExitCode.Error : run2.journal.error !== void 0 ? ExitCode.Error : ExitCode.Ok;
+  return ended(code3, plan2, end.status, run2.outcomes, run2.journal.error === void 0 ? [] : [run2.journal.error]);
+}
+function journalOf(ports, plan2, tenant, flags) {
+  const saved = plan2.rollback_of === void 0 ? {} : { command: "rollback", rollbackOf: plan2.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan2.rollback_of) ? plan2.rollback_of : null };
+  const { config, command, rollbackOf, commit } = { ...flags.journal, ...saved };
+  return journalFor(ports.cwd, ports.env, config, tenant, command, (line) => ports.output.err(line), {
+    ...rollbackOf !== void 0 && { rollbackOf },
+    ...commit !== void 0 && { commit, dirty: false }
+  });
+}
+function finishApply(ports, ends, several2, json2) {
+  if (several2 !== void 0) {
+    const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several2.notAttempted);
+    const ok = ends.every((e) => e.code === ExitCode.Ok);
+    if (ok && !json2) ports.output.out(line);
+    else if (!ok) ports.output.err(line);
+  }
+  if (json2) printApplyJson(ports, ends, several2);
+  return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+}
+function printApplyJson(ports, ends, several2) {
+  const one = (e) => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
+  if (several2 === void 0 && ends.length === 1) {
+    const e = ends[0];
+    ports.output.data({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson(clean, e.status, clean.outcomes, clean.reasons));
+    return;
+  }
+  ports.output.json({ format_version: 1, tenants: ends.map(one), not_attempted: several2?.notAttempted ?? [] });
+}
+async function tenantTurn(ports, plan2, turn) {
+  try {
+    return await turn();
+  } catch (error2) {
+    if (!isTenantFailure(error2)) throw error2;
+    const named2 = tenantError(plan2.tenant.name, error2);
+    ports.output.err(`error: ${named2.message}`);
+    return ended(named2.exitCode, plan2, "failed", [], [error2.message]);
+  }
+}
+function tenantHeading(ports, name, json2) {
+  if (!json2) ports.output.out(`=== tenant ${name} ===`);
+}
+var QUESTION, NO_TTY, SAVE_AND_APPLY;
+var init_applying = __esm({
+  "src/run/roles/applying.ts"() {
+    "use strict";
+    init_apply();
+    init_errors();
+    init_display();
+    init_tenants2();
+    init_journal();
+    init_live_results();
+    init_apply_session();
+    init_ports();
+    QUESTION = "Apply these changes? Only 'yes' is accepted:";
+    NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
+    SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
+  }
+});
+
+// src/run/roles/apply-saved.ts
+async function applySavedTenants(ports, config, planFile, saved, flags) {
+  const { roles } = config;
+  const altered = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+  const guarded = saved.tenants.map((plan2) => ({ name: plan2.tenant.name, reasons: savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(ports, planFile, saved, altered, guarded, flags);
+  const opened = await openTenants(ports, config, saved.tenants.map((p) => p.tenant.name));
+  const steps = saved.tenants.map((plan2, i) => ({ plan: plan2, tenant: opened[i] }));
+  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+  const checks = await checkSavedTenants(steps).catch(async (error2) => {
+    await closeAll();
+    throw error2;
+  });
+  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+    await closeAll();
+    return refuseSavedTenants(ports, planFile, saved, [], checks, flags);
+  }
+  const run2 = await applyTenantsInOrder(steps, (s) => s.plan.tenant.name, ({ plan: plan2, tenant }) => {
+    tenantHeading(ports, plan2.tenant.name, flags.json);
+    return tenantTurn(ports, plan2, () => applySaved(ports, config, planFile, plan2, flags, () => Promise.resolve(tenant), true));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function refuseSavedTenants(ports, planFile, saved, whole, checks, flags) {
+  const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
+  ports.output.err(refusal.message);
+  finishApply(ports, refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted }, flags.json);
+  return refusal.code;
+}
+async function applySaved(ports, config, planFile, plan2, flags, open5, several2 = false) {
+  const { output } = ports;
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan2, open: open5 });
+  if ("refused" in checked) {
+    const { what, reasons, otherTenant } = checked.refused;
+    const tenant = showName(plan2.tenant.name);
+    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
+    const where = several2 ? ` (tenant ${plan2.tenant.name})` : "";
+    output.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several2 ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    return ended(ExitCode.Refused, plan2, "refused", [], reasons);
+  }
+  if (!flags.json) output.out(`Applying the saved plan ${planFile}${several2 ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  return carryOutPlan(ports, checked.plan, checked.tenant, flags, several2);
 }
 async function checkSavedTenants(steps) {
-  const { checkSavedPlan: checkSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
-  const limit = pLimit2(TENANTS_AT_ONCE2);
+  const limit = pLimit(TENANTS_AT_ONCE);
   return Promise.all(
-    steps.map(({ plan, tenant }) => limit(async () => {
-      const name = plan.tenant.name;
+    steps.map(({ plan: plan2, tenant }) => limit(async () => {
+      const name = plan2.tenant.name;
       try {
-        return { name, reasons: await checkSavedPlan2(plan, tenant) };
+        return { name, reasons: await checkSavedPlan(plan2, tenant) };
       } catch (error2) {
-        if (!isTenantFailure2(error2)) throw error2;
+        if (!isTenantFailure(error2)) throw error2;
         return { name, reasons: [], failure: error2 };
       }
     }))
@@ -75775,19 +76679,172 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const message3 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
-  for (const [i, plan] of plans.entries()) {
-    const { reasons, failure } = checks[i];
-    if (failure !== void 0) ends.push({ plan, status: "failed", code: failure.exitCode, reasons: [failure.message] });
-    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
-    else notAttempted.push(plan.tenant.name);
+  for (const [i, plan2] of plans.entries()) {
+    const { reasons, failure: failure2 } = checks[i];
+    if (failure2 !== void 0) ends.push({ plan: plan2, status: "failed", code: failure2.exitCode, reasons: [failure2.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan2.tenant.name);
   }
   return { message: message3, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
-var init_apply_tenants = __esm({
-  "src/run/tenants/apply-tenants.ts"() {
+var init_apply_saved = __esm({
+  "src/run/roles/apply-saved.ts"() {
     "use strict";
-    init_exit_codes();
+    init_p_limit();
+    init_plan();
     init_display();
+    init_tenants2();
+    init_ports();
+    init_several_tenants();
+    init_tenants3();
+    init_saved_plan();
+    init_applying();
+  }
+});
+
+// src/run/roles/planning.ts
+function planner(config, selection, ports) {
+  const shown = /* @__PURE__ */ new Set();
+  const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
+  const planFor = async (open5, files) => {
+    const fresh = await makeFreshPlan({
+      ...files && { files },
+      cwd: ports.cwd,
+      config,
+      rolesDir,
+      prune: selection.prune,
+      allowEmptyPrune: selection.allowEmptyPrune === true,
+      open: open5,
+      now: ports.clock.now(),
+      targets: selection.targets ?? [],
+      roleFiles: selection.roleFiles ?? []
+    });
+    for (const line of fresh.warnings.map(formatIssue)) {
+      if (shown.has(line)) continue;
+      shown.add(line);
+      ports.output.err(line);
+    }
+    return { ...fresh, rolesDir };
+  };
+  return {
+    one: (open5) => planFor(open5),
+    async several(names) {
+      const opened = await openTenants(ports, config, names);
+      const files = loadRoleFiles(ports.cwd, rolesDir);
+      const planned = await planTenants(names, (name) => planFor(() => Promise.resolve(opened[names.indexOf(name)]), files));
+      return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
+    }
+  };
+}
+var init_planning = __esm({
+  "src/run/roles/planning.ts"() {
+    "use strict";
+    init_errors();
+    init_role_files();
+    init_fresh_plan();
+    init_several_tenants();
+    init_tenants3();
+  }
+});
+
+// src/run/roles/apply.ts
+var apply_exports = {};
+__export(apply_exports, {
+  apply: () => apply2
+});
+import { resolve as resolve9 } from "node:path";
+async function apply2(options, ports) {
+  const { args } = options;
+  const planFile = args.length === 1 && !args[0].endsWith(".md") ? args[0] : void 0;
+  const problem = applyArgumentProblem(args, planFile, options);
+  if (problem !== void 0) throw new RoleflowError(problem, "usage");
+  const config = await configOf(options, ports);
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, journal: { config, command: "apply" } };
+  if (planFile !== void 0) return applyPlanFile(options, ports, config, planFile, flags);
+  const several2 = await severalTenants(config, options);
+  const selection = { ...options, roleFiles: args };
+  if (several2 !== void 0) return applyFreshTenants(ports, planner(config, selection, ports), several2, flags);
+  const fresh = await planner(config, selection, ports).one(() => openOneTenant(ports, config, options, "apply"));
+  const { plan: plan2, rolesDir } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  const shown = renderPlanText(plan2, { color: ports.output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  if (approved !== "approved" && approved[0]?.status !== "no_changes") return finishApply(ports, approved, void 0, options.json);
+  return finishApply(ports, [await carryOutPlan(ports, plan2, fresh.tenant, flags, false, fresh.remote)], void 0, options.json);
+}
+async function applyPlanFile(options, ports, config, planFile, flags) {
+  const saved = await readSavedPlanFile(resolve9(ports.cwd, planFile), planFile);
+  const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+  const tenantProblem2 = savedPlanTenantProblem(planFile, tenants, { tenant: options.tenants, envTenant: ports.env["ROLEFLOW_TENANT"] || void 0, baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+  if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
+  const tenant = oneTenant(options, ports, "apply");
+  const gone = savedPlanUnknownTenant(planFile, "tenants" in saved || tenant === void 0 && options.baseUrl === void 0 ? tenants : [], config);
+  if (gone !== void 0) throw new RoleflowError(gone, "config");
+  if ("tenants" in saved) return applySavedTenants(ports, config, planFile, saved, flags);
+  const open5 = () => openOneTenant(ports, config, options, "apply", tenant ?? saved.tenant.name);
+  return finishApply(ports, [await applySaved(ports, config, planFile, saved, flags, open5)], void 0, flags.json);
+}
+async function applyFreshTenants(ports, plans, names, flags) {
+  const planned = await plans.several(names);
+  const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
+  const failed3 = planned.flatMap((e) => "error" in e ? [tenantError(e.name, e.error)] : []);
+  if (failed3.length > 0) {
+    ports.output.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
+    return ExitCode.Error;
+  }
+  const list2 = fresh.map((f) => f.plan);
+  const issues = [...new Map(list2.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  const shown = renderTenantPlansText(list2, { color: ports.output.color(flags.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, list2, shown, flags);
+  if (approved !== "approved") {
+    const ends = [];
+    if (approved.every((e) => e.status === "no_changes")) for (const f of fresh) ends.push(await carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
+    return finishApply(ports, ends.length > 0 ? ends : approved, { notAttempted: list2.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  }
+  const run2 = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
+    tenantHeading(ports, f.plan.tenant.name, flags.json);
+    if (f.plan.changes.length === 0 && !flags.json) ports.output.out("No changes.");
+    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function applyArgumentProblem(args, planFile, options) {
+  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
+  if (planFile === void 0) return void 0;
+  if (options.targets !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
+  const given = [options.roles !== void 0 && "--roles", options.prune !== void 0 && (options.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
+  if (options.allowEmptyPrune === true) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  if (options.allTenants === true) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
+  return void 0;
+}
+function savedPlanTenantProblem(planFile, tenants, flags) {
+  const names = tenants.map((name) => showName(name)).join(", ");
+  if (tenants.length === 1) {
+    const named2 = new Set(flags.tenant ?? []);
+    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+  }
+  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  if (given.length === 0) return void 0;
+  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+var init_apply2 = __esm({
+  "src/run/roles/apply.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants2();
+    init_select();
+    init_plan_file();
+    init_ports();
+    init_several_tenants();
+    init_tenants3();
+    init_apply_saved();
+    init_applying();
+    init_planning();
   }
 });
 
@@ -75797,21 +76854,21 @@ function workflowText(options) {
   const header = tenant === void 0 ? NO_TENANT_HEADER : TENANT_HEADER;
   const on = tenant === void 0 ? ["on:", "  pull_request:", ""] : ["on:", "  pull_request:", "  push:", "    branches: [main]", "  schedule:", "    - cron: '17 6 * * *'", "  workflow_dispatch:", ""];
   const name = tenant?.name ?? "local";
-  const step3 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
+  const step2 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
   const jobs = tenant === void 0 ? [
     ...job("checks", "github.event_name == 'pull_request'", [
       // The embedded tenant starts empty on every runner: the Roles are applied before the tests.
-      ...step3("Plan", "plan", "plan"),
-      ...step3("Apply to the embedded tenant", "apply", "apply"),
-      ...step3("Flow tests", "test", "test")
+      ...step2("Plan", "plan", "plan"),
+      ...step2("Apply to the embedded tenant", "apply", "apply"),
+      ...step2("Flow tests", "test", "test")
     ])
   ] : [
-    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step3("Plan", "plan", "plan"), ...step3("Flow tests", "test", "test")]),
-    ...job("apply", "github.event_name == 'push'", step3("Apply", "apply", "apply"), {
+    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step2("Plan", "plan", "plan"), ...step2("Flow tests", "test", "test")]),
+    ...job("apply", "github.event_name == 'push'", step2("Apply", "apply", "apply"), {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Drift check", "drift", "drift", ["          args: --detailed-exitcode", "          notify: issue"]), {
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Drift check", "drift", "drift", ["          args: --detailed-exitcode", "          notify: issue"]), {
       permissions: ["contents: read", "issues: write # one issue per tenant, opened on drift and closed once it is gone"]
     })
   ];
@@ -75934,7 +76991,7 @@ function editorSchemas() {
     [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
   };
 }
-var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINES;
 var init_templates = __esm({
   "src/core/init/templates.ts"() {
     "use strict";
@@ -75942,27 +76999,31 @@ var init_templates = __esm({
     SCHEMAS = "node_modules/roleflow/schemas";
     ROLE = `---
 name: example-assistant
-description: A first Role managed by roleflow; rename or replace it
+description: Answers briefly, in the language of the question
 ---
 You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
 When you do not know, say so and suggest where to look.
 `;
     FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
 #
-# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
-# point \`flow:\` at one of your tenant's flows and assert on what it returns.
-flow: echo
+# A first flow test. The embedded tenant's \`assistant\` flow runs with the Role example-assistant
+# (roles/example-assistant.md) and its answer carries that Role's description: edit the description,
+# \`roleflow apply\`, and this test fails until it expects the new one. Before the Role is applied
+# the flow's step fails ("Role ... not found on the tenant"): run \`roleflow apply\` first.
+# With your own tenant, point \`flow:\` at one of its flows and assert on what it returns.
+flow: assistant
 transport: ws
 tests:
-  - name: returns its inputs
-    inputs: { greeting: hello }
+  - name: answers as the example-assistant Role
+    inputs: { question: "Where is my order?" }
     until: { messages: 1 }          # one node: over at its completed message
     timeout: 10s
     expect:
       outputs:
-        - { path: "results[0].greeting", equals: hello }
+        - { path: "results[0].answer", contains: "Where is my order?" }
+        - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
-    GITIGNORE_LINE = ".roleflow/";
+    GITIGNORE_LINES = [".roleflow/", "node_modules/"];
   }
 });
 
@@ -76041,16 +77102,12 @@ var init_add_tenant = __esm({
   }
 });
 
-// src/run/init.ts
-var init_exports = {};
-__export(init_exports, {
-  initRepository: () => initRepository
-});
+// src/files/init-files.ts
 import { mkdir as mkdir4, readFile as readFile4 } from "node:fs/promises";
-import { dirname as dirname10, join as join7 } from "node:path";
+import { dirname as dirname11, join as join8 } from "node:path";
 async function initRepository(dir, given) {
   const steps = [];
-  const config = given.force ? void 0 : await readIfThere2(join7(dir, CONFIG));
+  const config = given.force ? void 0 : await readIfThere2(join8(dir, CONFIG));
   const marks = given.previewTenant;
   if (marks !== void 0 && marks !== "local" && marks !== given.tenant?.name && config === void 0) {
     throw new RoleflowError(`--preview-tenant ${marks}: there is no config with tenant "${marks}" yet: add it in the same run with --tenant ${marks} --base-url URL (or preview on the embedded tenant: --preview-tenant local)`, "usage");
@@ -76058,7 +77115,7 @@ async function initRepository(dir, given) {
   const previewTenant2 = given.previewTenant ?? (config === void 0 ? void 0 : configuredPreviewTenant(config));
   const options = { ...given, ...previewTenant2 !== void 0 && { previewTenant: previewTenant2 } };
   for (const file of initFiles(options)) {
-    const abs = join7(dir, file.path);
+    const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force && file.path === CONFIG && (options.tenant !== void 0 || given.previewTenant !== void 0)) {
       steps.push(await editConfig(abs, existing, options.tenant, given.previewTenant));
@@ -76104,7 +77161,7 @@ async function editConfig(abs, text3, tenant, preview2) {
   return { path: CONFIG, status: "merged", note: notes.join("; "), tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
-  const abs = join7(dir, SETTINGS);
+  const abs = join8(dir, SETTINGS);
   const text3 = await readIfThere2(abs);
   let settings = {};
   if (text3 !== void 0) {
@@ -76133,21 +77190,22 @@ async function mergeEditorSettings(dir, force) {
   return text3 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
-  const abs = join7(dir, ".gitignore");
+  const abs = join8(dir, ".gitignore");
   const text3 = await readIfThere2(abs);
   if (text3 === void 0) {
-    await writeFile3(abs, `${GITIGNORE_LINE}
+    await writeFile3(abs, `${GITIGNORE_LINES.join("\n")}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const ignored = text3.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
-  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text3}${text3 === "" || text3.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+  const lines2 = new Set(text3.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const missing = GITIGNORE_LINES.filter((entry) => !lines2.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return { path: ".gitignore", status: "left", note: `already ignores ${GITIGNORE_LINES.join(" and ")}` };
+  await writeFile3(abs, `${text3}${text3 === "" || text3.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
 `);
-  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+  return { path: ".gitignore", status: "merged", note: `added ${missing.join(", ")}` };
 }
 async function writeFile3(abs, text3) {
-  await mkdir4(dirname10(abs), { recursive: true });
+  await mkdir4(dirname11(abs), { recursive: true });
   await writeFileAtomic(abs, text3);
 }
 async function readIfThere2(abs) {
@@ -76161,8 +77219,8 @@ async function readIfThere2(abs) {
   }
 }
 var CONFIG, WORKFLOW, SETTINGS;
-var init_init = __esm({
-  "src/run/init.ts"() {
+var init_init_files = __esm({
+  "src/files/init-files.ts"() {
     "use strict";
     init_errors();
     init_add_tenant();
@@ -76171,6 +77229,196 @@ var init_init = __esm({
     CONFIG = "roleflow.config.yaml";
     WORKFLOW = ".github/workflows/roleflow.yml";
     SETTINGS = ".vscode/settings.json";
+  }
+});
+
+// src/run/init.ts
+var init_exports = {};
+__export(init_exports, {
+  init: () => init
+});
+import { resolve as resolve10 } from "node:path";
+async function init(options, ports) {
+  const { output } = ports;
+  const dir = resolve10(ports.cwd, options.dir ?? ".");
+  const tenant = tenantOf(options);
+  const preview2 = options.previewTenant;
+  if (preview2 !== void 0 && !TENANT_NAME.test(preview2)) {
+    throw new RoleflowError(`--preview-tenant "${preview2}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
+  }
+  const steps = await initRepository(dir, { force: options.force, ...tenant, ...preview2 !== void 0 && { previewTenant: preview2 } });
+  if (options.json) {
+    output.json({ dir, files: steps });
+    return ExitCode.Ok;
+  }
+  const width = Math.max(...steps.map((s) => s.status.length));
+  output.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+  const config = steps.find((s) => s.tenant !== void 0);
+  if (config?.tenant === "added" && options.tenant === void 0) {
+    output.err(`Marked "${preview2}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${preview2} --base origin/main).`);
+  } else if (config?.tenant === "added") {
+    output.err(
+      `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+    );
+  } else if (config !== void 0) {
+    const present = config.tenant === "present";
+    output.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+    if (!present) return ExitCode.Error;
+  }
+  output.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
+  return ExitCode.Ok;
+}
+function tenantOf(options) {
+  const { tenant, baseUrl, wsUrl } = options;
+  if (tenant === void 0) {
+    if (baseUrl !== void 0 || wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
+    return {};
+  }
+  if (!TENANT_NAME.test(tenant) || tenant === "local") {
+    throw new RoleflowError(`--tenant "${tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+  }
+  if (baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
+  for (const [flag, url, kind] of [["--base-url", baseUrl, "http"], ["--ws-url", wsUrl, "ws"]]) {
+    if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
+      throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
+    }
+  }
+  return { tenant: { name: tenant, baseUrl, ...wsUrl === void 0 ? {} : { wsUrl } } };
+}
+var TENANT_NAME;
+var init_init = __esm({
+  "src/run/init.ts"() {
+    "use strict";
+    init_errors();
+    init_url_safety();
+    init_init_files();
+    init_ports();
+    TENANT_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+  }
+});
+
+// src/run/roles/plan.ts
+var plan_exports = {};
+__export(plan_exports, {
+  plan: () => plan
+});
+import { resolve as resolve11 } from "node:path";
+async function plan(options, ports) {
+  if (options.json && options.format !== void 0 && options.format !== "json") {
+    throw new RoleflowError(`--json and --format ${options.format} ask for different outputs: use one of them`);
+  }
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+  const format = options.json ? "json" : options.format ?? "text";
+  const config = await configOf(options, ports);
+  const several2 = await severalTenants(config, options);
+  if (several2 !== void 0) return planSeveral(options, ports, config, several2, format);
+  const { output } = ports;
+  const show2 = (plan3, rolesDir2) => {
+    if (format === "json") output.dataBytes(plan3, (p, redactor) => planJsonBytes(p, { redactor }));
+    else if (format === "markdown") output.out(renderPlanMarkdown(plan3));
+    else output.out(renderPlanText(plan3, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).one(() => openOneTenant(ports, config, options, "plan"));
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(unreadablePlan(error2.issues, unreadableOptions(options, ports, config)), "");
+    throw error2;
+  }
+  const { plan: plan2, tenant, rolesDir } = fresh;
+  await tenant.close();
+  if (plan2.issues.length > 0) {
+    if (format !== "text") show2(plan2, "");
+    throw new InvalidFilesError(plan2.issues);
+  }
+  show2(plan2, `${rolesDir.display}/`);
+  if (plan2.guards.length > 0) {
+    for (const guard of plan2.guards) output.err(`error: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve11(ports.cwd, options.out), plan2);
+    const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
+    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
+  }
+  return options.detailedExitcode && planHasChanges(plan2) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function planSeveral(options, ports, config, names, format) {
+  const { output } = ports;
+  const show2 = (list3, rolesDir2) => {
+    if (format === "json") output.data(list3, renderTenantPlansJson);
+    else if (format === "markdown") output.out(renderTenantPlansMarkdown(list3));
+    else output.out(renderTenantPlansText(list3, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).several(names);
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => unreadablePlan(error2.issues, unreadableOptions(options, ports, config, n))), "");
+    throw error2;
+  }
+  const list2 = [];
+  const failed3 = [];
+  let rolesDir = "";
+  for (const entry of fresh) {
+    if ("fresh" in entry) {
+      await entry.fresh.tenant.close();
+      list2.push(entry.fresh.plan);
+      rolesDir = `${entry.fresh.rolesDir.display}/`;
+      continue;
+    }
+    const baseUrl = planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
+    list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
+    failed3.push(`error: ${tenantError(entry.name, entry.error).message}`);
+  }
+  const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) {
+    if (format !== "text") show2(list2, "");
+    throw new InvalidFilesError(issues);
+  }
+  show2(list2, rolesDir);
+  if (failed3.length > 0) {
+    output.err(failed3.join("\n"));
+    await notSaved(options, ports, `${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
+    return ExitCode.Error;
+  }
+  const planned = list2.filter((p) => !isTenantPlanError(p));
+  const refused = planned.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    for (const plan2 of refused) for (const guard of plan2.guards) output.err(`error: tenant ${quote(plan2.tenant.name)}: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve11(ports.cwd, options.out), planned);
+    const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
+    output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${options.out}`);
+  }
+  return options.detailedExitcode && planned.some(planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function notSaved(options, ports, why2) {
+  if (options.out === void 0) return;
+  ports.output.err(await planNotSavedLine(resolve11(ports.cwd, options.out), options.out, why2));
+}
+function unreadableOptions(options, ports, config, tenant) {
+  const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
+  const baseUrl = options.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
+  const { roles } = config;
+  return { prune: options.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+}
+var init_plan2 = __esm({
+  "src/run/roles/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_printed_url();
+    init_display();
+    init_tenants2();
+    init_plan_file();
+    init_ports();
+    init_tenants3();
+    init_planning();
   }
 });
 
@@ -76204,8 +77452,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t9 = end - start + 1;
-    tieTerm += t9 * t9 * t9 - t9;
+    const t6 = end - start + 1;
+    tieTerm += t6 * t6 * t6 - t6;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -76240,9 +77488,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t9 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t9 * Math.exp(
-    -x * x - 1.26551223 + t9 * (1.00002368 + t9 * (0.37409196 + t9 * (0.09678418 + t9 * (-0.18628806 + t9 * (0.27886807 + t9 * (-1.13520398 + t9 * (1.48851587 + t9 * (-0.82215223 + t9 * 0.17087277))))))))
+  const t6 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t6 * Math.exp(
+    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -76282,7 +77530,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t9) => n + [t9.wall, ...t9.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -76299,7 +77547,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
+  const change2 = { p50: relative5(b?.p50, h?.p50), p95: relative5(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -76336,7 +77584,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative4(before, after2) {
+function relative5(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -76359,25 +77607,25 @@ var init_compare = __esm({
 });
 
 // src/core/compare/baseline.ts
-function resolveBaselineBudgets(test, transport, baseline) {
-  const latency2 = test.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
-  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve25 = (b, samples, what) => {
+function resolveBaselineBudgets(test2, transport, baseline) {
+  const latency = test2.expect.latency;
+  if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
+  const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
+  const resolve29 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
-    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
     const value = statistic(samples(before), b.kind);
-    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test2.id}" [${transport}]` } } };
     return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
   };
   return {
-    ...test,
+    ...test2,
     expect: {
-      ...test.expect,
+      ...test2.expect,
       latency: {
-        total: latency2.total.map((b) => resolve25(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve25(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve29(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve29(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76397,21 +77645,6 @@ var init_baseline = __esm({
 });
 
 // src/core/compare/index.ts
-var compare_exports = {};
-__export(compare_exports, {
-  ALPHA: () => ALPHA,
-  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
-  EXACT_MAX: () => EXACT_MAX,
-  MIN_SAMPLES: () => MIN_SAMPLES,
-  compareRuns: () => compareRuns,
-  compareSamples: () => compareSamples,
-  mannWhitneyU: () => mannWhitneyU,
-  normalCdf: () => normalCdf,
-  parseThreshold: () => parseThreshold,
-  resolveBaselineBudgets: () => resolveBaselineBudgets,
-  stepSamples: () => stepSamples,
-  wallSamples: () => wallSamples
-});
 var init_compare2 = __esm({
   "src/core/compare/index.ts"() {
     "use strict";
@@ -76421,7 +77654,7 @@ var init_compare2 = __esm({
   }
 });
 
-// src/core/stable-json.ts
+// src/core/text/stable-json.ts
 function stableJson(value) {
   return JSON.stringify(sortKeys(value), null, 2);
 }
@@ -76435,7 +77668,7 @@ function sortKeys(value) {
   return sorted;
 }
 var init_stable_json = __esm({
-  "src/core/stable-json.ts"() {
+  "src/core/text/stable-json.ts"() {
     "use strict";
   }
 });
@@ -76446,24 +77679,24 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t9) => [keyOf2(t9), t9]));
+  const latency = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
-  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency2.get(keyOf2(h))));
+  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency.get(keyOf2(h))));
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t9) {
-  return t9.base?.verdict === "passed" && t9.head?.verdict === "failed";
+function isRegression(t6) {
+  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
 }
-function verdictChanged(t9) {
-  return t9.base?.verdict !== t9.head?.verdict;
+function verdictChanged(t6) {
+  return t6.base?.verdict !== t6.head?.verdict;
 }
-function latencyChanged(t9) {
-  return t9.wall !== null && isSignificant(t9.wall) || t9.step_latency.length > 0;
+function latencyChanged(t6) {
+  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
 }
-function testPreview(b, h, latency2) {
+function testPreview(b, h, latency) {
   const any = h ?? b;
   const outputsBefore = b && firstOutputs(b);
   const outputsAfter = h && firstOutputs(h);
@@ -76484,8 +77717,8 @@ function testPreview(b, h, latency2) {
     ...outputsChanged && { outputs_diff: contentDiff(outputsBefore ?? "", outputsAfter ?? "", "base outputs", "head outputs") },
     steps_changed: stepsChanged,
     ...stepsChanged && { base_steps: stepsBefore, head_steps: stepsAfter },
-    wall: latency2?.wall ?? null,
-    step_latency: (latency2?.steps ?? []).filter(isSignificant)
+    wall: latency?.wall ?? null,
+    step_latency: (latency?.steps ?? []).filter(isSignificant)
   };
 }
 function why(r) {
@@ -76493,7 +77726,7 @@ function why(r) {
     if (repeat.status !== "fail" && repeat.status !== "error") continue;
     if (repeat.error !== void 0) return repeat.error;
     const failed3 = repeat.assertions.find((a) => a.status === "fail");
-    if (failed3 !== void 0) return `${failed3.label}: ${failed3.message}`;
+    if (failed3 !== void 0) return failed3.message;
   }
   return r.message;
 }
@@ -76509,16 +77742,16 @@ function isSignificant(m) {
   return m.verdict === "regression" || m.verdict === "improvement";
 }
 function summarize(tests) {
-  const count = (f) => tests.filter(f).length;
+  const count2 = (f) => tests.filter(f).length;
   return {
     tests: tests.length,
-    regressions: count(isRegression),
-    fixed: count((t9) => t9.base?.verdict === "failed" && t9.head?.verdict === "passed"),
-    verdict_changed: count(verdictChanged),
-    outputs_changed: count((t9) => t9.outputs_changed),
-    steps_changed: count((t9) => t9.steps_changed),
-    latency_changed: count(latencyChanged),
-    unchanged: count((t9) => !verdictChanged(t9) && !t9.outputs_changed && !t9.steps_changed && !latencyChanged(t9))
+    regressions: count2(isRegression),
+    fixed: count2((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
+    verdict_changed: count2(verdictChanged),
+    outputs_changed: count2((t6) => t6.outputs_changed),
+    steps_changed: count2((t6) => t6.steps_changed),
+    latency_changed: count2(latencyChanged),
+    unchanged: count2((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
   };
 }
 function keyOf2(r) {
@@ -76555,13 +77788,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t9 of ordered3(doc.tests)) {
-    if (!isNotable(t9)) continue;
-    out.push(`${kindOf2(t9).padEnd(10)} ${escapeControls(`${t9.file}:${t9.line}`)}  ${escapeControls(t9.id)} [${t9.transport}]  ${verdicts(t9)}`);
-    if (verdictChanged(t9) && t9.head && t9.head.verdict !== "passed") out.push(`  head: ${escapeControls(t9.head.message)}`);
-    if (t9.steps_changed) out.push(`  steps: ${(t9.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t9.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t9.outputs_diff !== void 0) for (const line of t9.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t9)) out.push(`  ${m}`);
+  for (const t6 of ordered3(doc.tests)) {
+    if (!isNotable(t6)) continue;
+    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
+    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
+    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t6)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -76621,19 +77854,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text3 + more(rows.length - shown) : text3;
 }
-function tableRow2(t9) {
+function tableRow2(t6) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t9)]} | ${mdCode(`${t9.id} [${t9.transport}]`)} | ${shown(t9.base)} | ${shown(t9.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
 }
-function detailsOf(t9) {
+function detailsOf(t6) {
   const body = [];
-  if (verdictChanged(t9) && t9.head && t9.head.verdict !== "passed") body.push(`Head: ${mdText(t9.head.message)}`);
-  if (t9.steps_changed) body.push(`Steps: ${mdText((t9.base_steps ?? []).join(" → "))} ⇒ ${mdText((t9.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t9);
-  if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t9.outputs_diff !== void 0) body.push(fenced(t9.outputs_diff));
+  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
+  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
+  const latency = latencyLines(t6);
+  if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
+  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t9) ? " open" : ""}><summary>${mdCode(`${t9.id} [${t9.transport}]`)}: ${kindOf2(t9)}</summary>
+  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
 
 ${body.join("\n\n")}
 
@@ -76647,28 +77880,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t9) {
-  if (isRegression(t9)) return "REGRESSION";
-  if (t9.base?.verdict === "failed" && t9.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t9)) return "verdict";
-  if (t9.outputs_changed) return "outputs";
-  if (t9.steps_changed) return "steps";
-  if (latencyChanged(t9)) return "latency";
+function kindOf2(t6) {
+  if (isRegression(t6)) return "REGRESSION";
+  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t6)) return "verdict";
+  if (t6.outputs_changed) return "outputs";
+  if (t6.steps_changed) return "steps";
+  if (latencyChanged(t6)) return "latency";
   return "unchanged";
 }
-function isNotable(t9) {
-  return kindOf2(t9) !== "unchanged";
+function isNotable(t6) {
+  return kindOf2(t6) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t9, i) => ({ t: t9, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t9 }) => t9);
+  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
 }
-function verdicts(t9) {
-  return `${t9.base?.verdict ?? "(not in base)"} → ${t9.head?.verdict ?? "(not in head)"}`;
+function verdicts(t6) {
+  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t9) {
+function latencyLines(t6) {
   const lines2 = [];
-  if (t9.wall !== null && (t9.wall.verdict === "regression" || t9.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t9.wall));
-  for (const s of t9.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
+  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -76703,7 +77936,7 @@ var init_render2 = __esm({
     "use strict";
     init_duration();
     init_markdown_parts();
-    init_render_markdown();
+    init_markdown();
     init_display();
     init_safe_text();
     init_compare3();
@@ -76736,17 +77969,6 @@ var init_roles2 = __esm({
 });
 
 // src/core/preview/index.ts
-var preview_exports = {};
-__export(preview_exports, {
-  PREVIEW_FORMAT_VERSION: () => PREVIEW_FORMAT_VERSION,
-  comparePreview: () => comparePreview,
-  isRegression: () => isRegression,
-  previewDocument: () => previewDocument,
-  renderPreviewMarkdown: () => renderPreviewMarkdown,
-  renderPreviewText: () => renderPreviewText,
-  rolesDiffer: () => rolesDiffer,
-  verdictOf: () => verdictOf
-});
 var init_preview = __esm({
   "src/core/preview/index.ts"() {
     "use strict";
@@ -76757,10 +77979,614 @@ var init_preview = __esm({
   }
 });
 
-// src/files/git-tree.ts
+// src/report/html/assets.ts
+var HTML_STYLE, HTML_SCRIPT;
+var init_assets = __esm({
+  "src/report/html/assets.ts"() {
+    "use strict";
+    HTML_STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
+.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
+table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
+.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
+details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
+details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
+.filters[hidden]{display:none}.hidden{display:none}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
+svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
+.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
+.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
+.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
+circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
+.ids{font-size:12px;color:var(--muted)}
+`;
+    HTML_SCRIPT = `
+(function(){
+  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
+  var items=[].slice.call(document.querySelectorAll('[data-status]'));
+  var count=document.getElementById('shown');
+  function apply(){
+    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
+    items.forEach(function(el){
+      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
+      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
+    });
+    if(count)count.textContent=String(n);
+  }
+  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
+})();
+`;
+  }
+});
+
+// src/report/html/charts.ts
+function esc(text3) {
+  return escapeControls(text3).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+function distributionSvg(samples, label) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
+  const min = sorted[0];
+  const max = sorted.at(-1);
+  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
+  const lo = Math.max(0, min - margin);
+  const hi = max + margin;
+  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
+  const q = (p) => percentile(sorted, p);
+  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
+  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
+  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
+  const step2 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step2 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  return [
+    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
+    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
+    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
+    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
+    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
+    ...dots,
+    ...marks,
+    ...legend,
+    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
+    "</svg></figure>"
+  ].join("");
+}
+function waterfallSvg(steps) {
+  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
+  const spans = stepSpans(steps);
+  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const labelW = 120;
+  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
+  const rowH = 18;
+  const rows = steps.map((s, i) => {
+    const span = spans[i];
+    const known = s.latency_ms !== null;
+    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
+    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
+    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
+  });
+  const h = steps.length * rowH + 16;
+  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+}
+function timelineSvg(messages, wallMs) {
+  if (messages.length === 0) return '<p class="muted">no messages received</p>';
+  const timed = messages.every((m) => m.at_ms !== void 0);
+  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
+  const dots = messages.map((m, i) => {
+    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
+    const ok = m.status_code === null || m.status_code < 400;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+  });
+  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function stepSpans(steps) {
+  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
+  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
+    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
+    const t0 = Math.min(...starts);
+    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
+  }
+  let at = 0;
+  return steps.map((s) => {
+    const span = { start: at, ms: s.latency_ms ?? 0 };
+    at += span.ms;
+    return span;
+  });
+}
+function statusClass(status) {
+  return /fail|error/i.test(status) ? "fail" : "pass";
+}
+function clip(text3, n) {
+  return text3.length > n ? `${text3.slice(0, n - 1)}…` : text3;
+}
+var ENTITIES, W, MAX_DOTS, PAD;
+var init_charts = __esm({
+  "src/report/html/charts.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    W = 420;
+    MAX_DOTS = 400;
+    PAD = 8;
+  }
+});
+
+// src/report/shown.ts
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
+  };
+}
+function shownAssertion(a) {
+  const label = escapeControls(a.label);
+  const message3 = escapeControls(a.message);
+  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
+  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
+  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
+  if (label === a.label && message3 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  return {
+    ...a,
+    label,
+    message: message3,
+    ...expected !== void 0 && { expected },
+    ...actual !== void 0 && { actual },
+    ...diff !== void 0 && { diff }
+  };
+}
+var init_shown = __esm({
+  "src/report/shown.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/report/build.ts
+function notRunReason(stopped = "bail") {
+  return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
+}
+function buildTestResult(run2) {
+  const { test: test2 } = run2;
+  if (run2.skip !== void 0) {
+    const repeats2 = Array.from({ length: test2.repeat }, (_, i) => notRun(i));
+    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
+  }
+  const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
+  const perRepeat = ran.map((e) => evaluateTest(test2, e, run2.context).map(shownAssertion));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test2, ran).map(shownAssertion) : [];
+  const summary2 = summariseRepeats(perRepeat, test2.minPass, across);
+  let evaluated = 0;
+  const repeats = run2.executions.map(
+    (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
+  );
+  const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
+  const message3 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
+  return testResult(run2, {
+    status,
+    message: escapeControls(message3),
+    passed: summary2.passed,
+    wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
+    step_latency_ms: stepStats(ran),
+    across_repeats: across,
+    repeats
+  });
+}
+function testResult({ test: test2, transport }, judged) {
+  return {
+    id: test2.id,
+    file: test2.file,
+    line: test2.line,
+    col: test2.col,
+    flow: test2.flow,
+    name: test2.name,
+    transport,
+    repeat: test2.repeat,
+    min_pass: test2.minPass,
+    status: judged.status,
+    message: judged.message,
+    passed: judged.passed,
+    wall_ms: judged.wall_ms,
+    step_latency_ms: judged.step_latency_ms,
+    across_repeats: judged.across_repeats,
+    repeats: judged.repeats
+  };
+}
+function stats(samples) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return {
+    count: sorted.length,
+    min: round2(sorted[0]),
+    p50: round2(percentile(sorted, 50)),
+    p95: round2(percentile(sorted, 95)),
+    max: round2(sorted.at(-1))
+  };
+}
+function testStatus(summary2, repeats, across, incomplete) {
+  const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
+  if (incomplete) {
+    if (failing.length === 0) return "not_run";
+  } else if (summary2 !== "fail") return summary2;
+  const acrossFailed = across.some((a) => a.status === "fail");
+  return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
+}
+function repeatResult(i, e, assertions) {
+  const failed3 = assertions.some((a) => a.status === "fail");
+  const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
+  const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
+  result.ended_by = e.endedBy;
+  if (e.error !== void 0) result.error = escapeControls(e.error);
+  result.wall_ms = round2(e.wallMs);
+  result.steps = (e.steps ?? []).map(stepRecord);
+  result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
+  if (e.outputs !== void 0) result.outputs = e.outputs;
+  result.assertions = assertions;
+  if (e.ids) result.ids = idsRecord(e.ids);
+  return result;
+}
+function cutShort(i, e) {
+  return { ...repeatResult(i, e, []), status: "not_run" };
+}
+function notRun(i) {
+  return { index: i + 1, status: "not_run", execution: "not_run", wall_ms: null, steps: [], messages: [], assertions: [] };
+}
+function stepStats(executions) {
+  const byService = /* @__PURE__ */ new Map();
+  for (const e of executions) {
+    if (e.status === "error") continue;
+    for (const s of e.steps ?? []) {
+      const samples = byService.get(s.service);
+      if (samples) samples.push(s.latencyMs);
+      else byService.set(s.service, [s.latencyMs]);
+    }
+  }
+  const out = {};
+  for (const [service, samples] of byService) {
+    const s = stats(samples);
+    if (s) out[service] = s;
+  }
+  return out;
+}
+function round2(ms2) {
+  return Math.round(ms2 * 10) / 10;
+}
+function stepRecord(s) {
+  const step2 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step2.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step2.stop_execution = s.stopExecution;
+  return step2;
+}
+function messageRecord(m, atMs) {
+  const message3 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
+  if (m.nodeId !== void 0) message3.node_id = m.nodeId;
+  if (m.messageId !== void 0) message3.message_id = m.messageId;
+  if (atMs !== void 0) message3.at_ms = round2(atMs);
+  return message3;
+}
+function idsRecord(ids) {
+  const record = {};
+  if (ids.flowId !== void 0) record.flow_id = ids.flowId;
+  if (ids.executionId !== void 0) record.execution_id = ids.executionId;
+  if (ids.connectionId !== void 0) record.connection_id = ids.connectionId;
+  if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
+  return record;
+}
+var init_build2 = __esm({
+  "src/report/build.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_shown();
+  }
+});
+
+// src/report/digest.ts
+function groupAssertions(r, status) {
+  const groups2 = /* @__PURE__ */ new Map();
+  const add = (a, inRepeat) => {
+    if (a.status !== status) return;
+    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
+    const group2 = groups2.get(key);
+    if (group2) group2.repeats += inRepeat ? 1 : 0;
+    else groups2.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
+  };
+  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
+  for (const a of r.across_repeats) add(a, false);
+  return [...groups2.values()];
+}
+function flowLatencyRows(results2) {
+  const rows = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const key = `${r.flow}\0${r.transport}`;
+    let entry = rows.get(key);
+    if (!entry) {
+      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
+      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
+      rows.set(key, entry);
+    }
+    const { row: row2 } = entry;
+    if (r.status === "pass") row2.pass += 1;
+    else if (r.status === "skip") row2.skip += 1;
+    else if (r.status === "not_run") row2.notRun += 1;
+    else row2.fail += 1;
+    for (const repeat of r.repeats) {
+      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
+      if (repeat.execution === "ok" || repeat.execution === "failed") {
+        for (const s of repeat.steps) {
+          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
+        }
+      }
+    }
+  }
+  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
+    ...row2,
+    wall: stats(walls),
+    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
+      const s = stats(samples);
+      return s ? [[service, s]] : [];
+    }))
+  }));
+}
+function missingShardsText(missing) {
+  const labels = missing.map((s) => `${s.index}/${s.total}`);
+  if (labels.length === 1) return `shard ${labels[0]} is missing`;
+  return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
+}
+function idsText(ids) {
+  if (!ids) return "";
+  const parts = [
+    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
+    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
+    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
+    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
+  ];
+  return escapeControls(parts.join(", "));
+}
+var init_digest = __esm({
+  "src/report/digest.ts"() {
+    "use strict";
+    init_build2();
+    init_safe_text();
+  }
+});
+
+// src/report/html/parts.ts
+function runHeader(report) {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
+    ...report.bailed ? ["stopped early by --bail"] : [],
+    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+function matrix(report) {
+  const rows = flowLatencyRows(report.results);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow) => {
+    const cells = transports.map((transport) => {
+      const row2 = rows.find((r) => r.flow === flow && r.transport === transport);
+      if (!row2) return '<td class="muted">–</td>';
+      const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
+      const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
+      return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+}
+function failures(report) {
+  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed3.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed3.map((r) => {
+    const rows = groupAssertions(r, "fail").map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed3.length})</h2>${items.join("")}</section>`;
+}
+function distributions(report) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  const figures = [...groups2.values()].map((results2) => {
+    const { flow, transport } = results2[0];
+    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
+      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
+}
+function results(report) {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
+    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
+}
+function filters(report) {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+function repeatBlock(r, x) {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
+  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
+  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
+}
+function shownRepeats(ran) {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed3 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed3.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed3.length));
+  return [...first, ...failed3].sort((a, b) => a.index - b.index);
+}
+function dataOf(r) {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
+var MARK, MAX_REPEATS_SHOWN;
+var init_parts = __esm({
+  "src/report/html/parts.ts"() {
+    "use strict";
+    init_compare2();
+    init_flows();
+    init_digest();
+    init_charts();
+    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MAX_REPEATS_SHOWN = 25;
+  }
+});
+
+// src/report/html/report.ts
+function renderHtml(report) {
+  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
+  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+}
+function htmlPage(title, assets, body) {
+  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === void 0 ? "" : " script-src 'unsafe-inline';"} img-src data:`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${assets.style}</style>
+</head>
+<body>
+${body}
+${assets.script === void 0 ? "" : `<script>${assets.script}</script>
+`}</body>
+</html>
+`;
+}
+var init_report = __esm({
+  "src/report/html/report.ts"() {
+    "use strict";
+    init_assets();
+    init_charts();
+    init_parts();
+  }
+});
+
+// src/report/html/preview.ts
+function renderPreviewHtml(doc, reports) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const base = new Map(reports.base.results.map((r) => [key(r), r]));
+  const head = new Map(reports.head.results.map((r) => [key(r), r]));
+  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const s = doc.summary;
+  const body = `<main>
+<header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
+<div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
+<p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
+${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join("; "))}</p>` : ""}
+</header>
+<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
+${doc.tests.map(row).join("\n")}
+</tbody></table></div></section>
+<section id="sides"><h2>Side by side</h2>
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+</section>
+</main>`;
+  return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
+}
+function row(t6) {
+  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+}
+function verdictCell(side2) {
+  if (side2 === null) return '<td class="muted">not run</td>';
+  const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
+  return `<td class="${cls}">${side2.verdict}</td>`;
+}
+function sideBySide(t6, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
+<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
+${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+</article>`;
+}
+function side(label, verdict2, r) {
+  if (verdict2 === null || r === void 0) return `<div class="side"><h4>${label}</h4><p class="muted">not run on this side</p></div>`;
+  const repeat = r.repeats.find((x) => x.outputs !== void 0 || x.steps.length > 0) ?? r.repeats[0];
+  const cls = verdict2.verdict === "passed" ? "pass" : verdict2.verdict === "failed" ? "fail" : "skip";
+  const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === "completed" ? "" : "fail"}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join("")}</ol>` : "";
+  const outputs = repeat?.outputs === void 0 ? "" : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
+  return `<div class="side"><h4>${label}: <span class="${cls}">${verdict2.verdict}</span></h4><p>${esc(verdict2.message)}</p>${steps}${outputs}</div>`;
+}
+function diffLine(line) {
+  const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
+  return cls === "" ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
+}
+function baseLabel(doc) {
+  const commit = doc.base.commit?.slice(0, 12) ?? "no commit";
+  return doc.base.report !== void 0 ? `report ${doc.base.report} (${commit})` : `${doc.base.ref ?? ""} (${commit})`;
+}
+function headLabel(doc) {
+  return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
+}
+var PREVIEW_STYLE;
+var init_preview2 = __esm({
+  "src/report/html/preview.ts"() {
+    "use strict";
+    init_stable_json();
+    init_assets();
+    init_charts();
+    init_report();
+    PREVIEW_STYLE = `
+.scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
+.side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
+@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
+`;
+  }
+});
+
+// src/files/git/git-tree.ts
 import { execFile as execFile2, spawn } from "node:child_process";
-import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
-import { realpath as realpath2 } from "node:fs/promises";
+import { posix, relative as relative6, resolve as resolve12, sep as sep5 } from "node:path";
+import { realpath as realpath3 } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
   const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
@@ -76768,14 +78594,14 @@ async function resolveCommit(cwd, ref2) {
   if (!sha.ok || ref2.trim() === "") {
     throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
   }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath3(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath2(abs).catch(() => resolve10(abs));
-  const rel = relative5(root, real);
+  const real = await realpath3(abs).catch(() => resolve12(abs));
+  const rel = relative6(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve10(root, rel) !== resolve10(real)) return void 0;
-  return rel.split(sep4).join("/");
+  if (rel === ".." || rel.startsWith(`..${sep5}`) || resolve12(root, rel) !== resolve12(real)) return void 0;
+  return rel.split(sep5).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
   const listed2 = await git2(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
@@ -76862,19 +78688,19 @@ function git2(cwd, args, input) {
   });
 }
 var init_git_tree = __esm({
-  "src/files/git-tree.ts"() {
+  "src/files/git/git-tree.ts"() {
     "use strict";
     init_errors();
     init_safe_text();
   }
 });
 
-// src/files/commit-roles.ts
-import { dirname as dirname11, posix as posix2, resolve as resolve11 } from "node:path";
+// src/files/git/commit-roles.ts
+import { dirname as dirname12, posix as posix2, resolve as resolve13 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve11(cwd, rolesFlag) : resolve11(cwd, config.file === void 0 ? "." : dirname11(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve13(cwd, rolesFlag) : resolve13(cwd, config.file === void 0 ? "." : dirname12(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -76892,7 +78718,7 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve11(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve13(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
@@ -76912,7 +78738,7 @@ function withVars(config, varsOf) {
   );
 }
 var init_commit_roles = __esm({
-  "src/files/commit-roles.ts"() {
+  "src/files/git/commit-roles.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -76927,24 +78753,24 @@ var init_commit_roles = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname12, resolve as resolve12 } from "node:path";
+import { dirname as dirname13, resolve as resolve14 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname12(absOf.get(flow2.file) ?? resolve12(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
+  for (const flow of flows) {
+    const base = dirname13(absOf.get(flow.file) ?? resolve14(flow.file));
+    for (const test2 of flow.tests) {
+      for (const a of test2.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve12(base, a.expected);
+        const abs = resolve14(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
           loaded.set(abs, schema);
         }
         if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
       }
     }
   }
@@ -76978,17 +78804,8 @@ var init_schema_files = __esm({
 });
 
 // src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve15 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -76998,8 +78815,8 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve13(cwd, path);
-    const info2 = await stat5(abs).catch(() => void 0);
+    const abs = resolve15(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
       const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -77038,6 +78855,51 @@ var init_flow_files = __esm({
   }
 });
 
+// src/files/git/work-tree.ts
+import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
+import { join as join9, relative as relative7, sep as sep6 } from "node:path";
+async function workTreeState(cwd, leaveOut = {}) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return { state: "unknown" };
+  const root = top.stdout.replace(/\r?\n$/, "");
+  const status = await statusEntries(root, ".", "normal");
+  if (status === void 0) return { state: "unknown" };
+  const realRoot = await realpath4(root).catch(() => root);
+  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
+  const changed = [];
+  for (const { path, untracked } of status) {
+    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
+    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
+      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
+      if (inside2 === void 0) return { state: "unknown" };
+      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
+      continue;
+    }
+    changed.push(path);
+  }
+  if (changed.length === 0) return { state: "clean" };
+  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
+}
+async function statusEntries(root, pathspec, untracked) {
+  const status = await git(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  if (!status.ok) return void 0;
+  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+}
+async function isFile2(path, file) {
+  if (file === void 0) return false;
+  const found = await stat7(path, { bigint: true }).catch(() => void 0);
+  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
+}
+var NOT_ROLEFLOW_STATE;
+var init_work_tree = __esm({
+  "src/files/git/work-tree.ts"() {
+    "use strict";
+    init_runs();
+    init_git_commit();
+    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
+  }
+});
+
 // src/report/json-text.ts
 function renderJson(report) {
   let text3 = rendered.get(report);
@@ -77067,13 +78929,6 @@ var init_model = __esm({
 });
 
 // src/report/run-report.ts
-var run_report_exports = {};
-__export(run_report_exports, {
-  buildRunReport: () => buildRunReport,
-  redactReport: () => redactReport,
-  redactResult: () => redactResult,
-  summarise: () => summarise
-});
 function buildRunReport(facts, redactor) {
   const report = {
     format_version: REPORT_FORMAT_VERSION,
@@ -77081,6 +78936,8 @@ function buildRunReport(facts, redactor) {
     tenant: facts.tenant,
     ...facts.commit && { commit: facts.commit },
     ...facts.selection && { selection: facts.selection },
+    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
+    ...facts.workTree && { work_tree: facts.workTree },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -77111,285 +78968,19 @@ function redactResult(result, redactor) {
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 function summarise(results2) {
-  const count = (s) => results2.filter((r) => r.status === s).length;
-  return {
-    tests: results2.length,
-    passed: count("pass"),
-    failed: count("fail") + count("error"),
-    errored: count("error"),
-    skipped: count("skip"),
-    not_run: count("not_run"),
-    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
-  };
+  return countResults(results2);
 }
 var init_run_report = __esm({
   "src/report/run-report.ts"() {
     "use strict";
+    init_runs();
     init_safe_text();
     init_json_text();
     init_model();
   }
 });
 
-// src/report/shown.ts
-function withShownMessages(result) {
-  return {
-    ...result,
-    message: escapeControls(result.message),
-    across_repeats: result.across_repeats.map(shownAssertion),
-    repeats: result.repeats.map((r) => ({
-      ...r,
-      ...r.error !== void 0 && { error: escapeControls(r.error) },
-      assertions: r.assertions.map(shownAssertion)
-    }))
-  };
-}
-function shownAssertion(a) {
-  const label = escapeControls(a.label);
-  const message3 = escapeControls(a.message);
-  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
-  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
-  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
-  if (label === a.label && message3 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
-  return {
-    ...a,
-    label,
-    message: message3,
-    ...expected !== void 0 && { expected },
-    ...actual !== void 0 && { actual },
-    ...diff !== void 0 && { diff }
-  };
-}
-var init_shown = __esm({
-  "src/report/shown.ts"() {
-    "use strict";
-    init_safe_text();
-  }
-});
-
-// src/report/build.ts
-function notRunReason(stopped = "bail") {
-  return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
-}
-function buildTestResult(run2) {
-  const { test } = run2;
-  if (run2.skip !== void 0) {
-    const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
-  }
-  const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
-  const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
-  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
-  const summary2 = summariseRepeats(perRepeat, test.minPass, across);
-  let evaluated = 0;
-  const repeats = run2.executions.map(
-    (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
-  );
-  const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
-  const message3 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
-  return testResult(run2, {
-    status,
-    message: escapeControls(message3),
-    passed: summary2.passed,
-    wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
-    step_latency_ms: stepStats(ran),
-    across_repeats: across,
-    repeats
-  });
-}
-function testResult({ test, transport }, judged) {
-  return {
-    id: test.id,
-    file: test.file,
-    line: test.line,
-    col: test.col,
-    flow: test.flow,
-    name: test.name,
-    transport,
-    repeat: test.repeat,
-    min_pass: test.minPass,
-    status: judged.status,
-    message: judged.message,
-    passed: judged.passed,
-    wall_ms: judged.wall_ms,
-    step_latency_ms: judged.step_latency_ms,
-    across_repeats: judged.across_repeats,
-    repeats: judged.repeats
-  };
-}
-function stats(samples) {
-  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  return {
-    count: sorted.length,
-    min: round2(sorted[0]),
-    p50: round2(percentile(sorted, 50)),
-    p95: round2(percentile(sorted, 95)),
-    max: round2(sorted.at(-1))
-  };
-}
-function testStatus(summary2, repeats, across, incomplete) {
-  const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
-  if (incomplete) {
-    if (failing.length === 0) return "not_run";
-  } else if (summary2 !== "fail") return summary2;
-  const acrossFailed = across.some((a) => a.status === "fail");
-  return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
-}
-function repeatResult(i, e, assertions) {
-  const failed3 = assertions.some((a) => a.status === "fail");
-  const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
-  const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
-  result.ended_by = e.endedBy;
-  if (e.error !== void 0) result.error = escapeControls(e.error);
-  result.wall_ms = round2(e.wallMs);
-  result.steps = (e.steps ?? []).map(stepRecord);
-  result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
-  if (e.outputs !== void 0) result.outputs = e.outputs;
-  result.assertions = assertions;
-  if (e.ids) result.ids = idsRecord(e.ids);
-  return result;
-}
-function cutShort(i, e) {
-  return { ...repeatResult(i, e, []), status: "not_run" };
-}
-function notRun(i) {
-  return { index: i + 1, status: "not_run", execution: "not_run", wall_ms: null, steps: [], messages: [], assertions: [] };
-}
-function stepStats(executions) {
-  const byService = /* @__PURE__ */ new Map();
-  for (const e of executions) {
-    if (e.status === "error") continue;
-    for (const s of e.steps ?? []) {
-      const samples = byService.get(s.service);
-      if (samples) samples.push(s.latencyMs);
-      else byService.set(s.service, [s.latencyMs]);
-    }
-  }
-  const out = {};
-  for (const [service, samples] of byService) {
-    const s = stats(samples);
-    if (s) out[service] = s;
-  }
-  return out;
-}
-function round2(ms2) {
-  return Math.round(ms2 * 10) / 10;
-}
-function stepRecord(s) {
-  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
-  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
-  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
-  return step3;
-}
-function messageRecord(m, atMs) {
-  const message3 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
-  if (m.nodeId !== void 0) message3.node_id = m.nodeId;
-  if (m.messageId !== void 0) message3.message_id = m.messageId;
-  if (atMs !== void 0) message3.at_ms = round2(atMs);
-  return message3;
-}
-function idsRecord(ids) {
-  const record = {};
-  if (ids.flowId !== void 0) record.flow_id = ids.flowId;
-  if (ids.executionId !== void 0) record.execution_id = ids.executionId;
-  if (ids.connectionId !== void 0) record.connection_id = ids.connectionId;
-  if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
-  return record;
-}
-var init_build2 = __esm({
-  "src/report/build.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_shown();
-  }
-});
-
-// src/report/digest.ts
-var digest_exports = {};
-__export(digest_exports, {
-  flowLatencyRows: () => flowLatencyRows,
-  groupAssertions: () => groupAssertions,
-  idsText: () => idsText,
-  missingShardsText: () => missingShardsText
-});
-function groupAssertions(r, status) {
-  const groups2 = /* @__PURE__ */ new Map();
-  const add = (a, inRepeat) => {
-    if (a.status !== status) return;
-    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
-    const group2 = groups2.get(key);
-    if (group2) group2.repeats += inRepeat ? 1 : 0;
-    else groups2.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
-  };
-  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
-  for (const a of r.across_repeats) add(a, false);
-  return [...groups2.values()];
-}
-function flowLatencyRows(results2) {
-  const rows = /* @__PURE__ */ new Map();
-  for (const r of results2) {
-    const key = `${r.flow}\0${r.transport}`;
-    let entry = rows.get(key);
-    if (!entry) {
-      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
-      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
-      rows.set(key, entry);
-    }
-    const { row: row2 } = entry;
-    if (r.status === "pass") row2.pass += 1;
-    else if (r.status === "skip") row2.skip += 1;
-    else if (r.status === "not_run") row2.notRun += 1;
-    else row2.fail += 1;
-    for (const repeat of r.repeats) {
-      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
-      if (repeat.execution === "ok" || repeat.execution === "failed") {
-        for (const s of repeat.steps) {
-          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
-        }
-      }
-    }
-  }
-  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
-    ...row2,
-    wall: stats(walls),
-    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
-      const s = stats(samples);
-      return s ? [[service, s]] : [];
-    }))
-  }));
-}
-function missingShardsText(missing) {
-  const labels = missing.map((s) => `${s.index}/${s.total}`);
-  if (labels.length === 1) return `shard ${labels[0]} is missing`;
-  return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
-}
-function idsText(ids) {
-  if (!ids) return "";
-  const parts = [
-    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
-    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
-    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
-    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
-  ];
-  return escapeControls(parts.join(", "));
-}
-var init_digest = __esm({
-  "src/report/digest.ts"() {
-    "use strict";
-    init_build2();
-    init_safe_text();
-  }
-});
-
 // src/report/json.ts
-var json_exports = {};
-__export(json_exports, {
-  mergeReports: () => mergeReports,
-  parseReport: () => parseReport,
-  renderJson: () => renderJson
-});
 function parseReport(text3, file, schema) {
   let value;
   try {
@@ -77397,9 +78988,9 @@ function parseReport(text3, file, schema) {
   } catch (error2) {
     return { ok: false, error: `${file}: not JSON: ${error2.message}` };
   }
-  const validate = compileSchema(schema);
-  if (!validate(value)) {
-    const first = validate.errors?.[0];
+  const validate2 = compileSchema(schema);
+  if (!validate2(value)) {
+    const first = validate2.errors?.[0];
     const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
     return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
   }
@@ -77433,11 +79024,26 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
+  const {
+    format_version,
+    tool,
+    tenant,
+    shard: _shard,
+    merged_shards: _merged,
+    missing_shards: _missing,
+    commit: _commit,
+    selection: _selection,
+    roles_digest: _roles,
+    work_tree: _tree,
+    ...base
+  } = first.report;
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : void 0;
   const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
   const selection = selections.size === 1 ? first.report.selection : void 0;
+  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
+  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
+  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
   return {
     ok: true,
     value: {
@@ -77447,6 +79053,8 @@ function mergeReports(inputs, options = {}) {
       tenant,
       ...commit !== void 0 && { commit },
       ...selection !== void 0 && { selection },
+      ...roles !== void 0 && { roles_digest: roles },
+      ...workTree !== void 0 && { work_tree: workTree },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -77459,6 +79067,22 @@ function mergeReports(inputs, options = {}) {
       results: results2
     }
   };
+}
+function mergeWarnings(inputs) {
+  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
+  const warnings = [];
+  const refused = "roleflow promote refuses it";
+  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+  if (differ((r) => selectionKey(r.selection))) {
+    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+  }
+  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
+    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+  }
+  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
+    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+  }
+  return warnings;
 }
 function shardsOf(inputs) {
   const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
@@ -77493,6 +79117,7 @@ function compare3(a, b) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
+    init_runs();
     init_schema();
     init_run_report();
     init_shown();
@@ -77502,17 +79127,12 @@ var init_json = __esm({
 });
 
 // src/run/read-reports.ts
-var read_reports_exports = {};
-__export(read_reports_exports, {
-  compareReportFiles: () => compareReportFiles,
-  readJsonReports: () => readJsonReports
-});
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text3 = await readTextFile({ abs: resolve14(cwd, file), file }, JSON_REPORT);
+    const text3 = await readTextFile({ abs: resolve16(cwd, file), file }, JSON_REPORT);
     if (!text3.ok) throw new InvalidFilesError(text3.issues);
     const parsed = parseReport(text3.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -77537,199 +79157,49 @@ var init_read_reports = __esm({
   }
 });
 
-// src/core/runs/ws-payload.ts
-function messagePayload(message3) {
-  const text3 = message3.messageText;
-  if (!JSON_START.test(text3)) return void 0;
-  try {
-    return JSON.parse(text3);
-  } catch {
-    return void 0;
+// src/report/no-tests.ts
+function noTestRanReason(report) {
+  const results2 = report.results;
+  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
+  if (results2.length === 0) {
+    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+    const grep = report.selection?.grep;
+    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
   }
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const why2 = r.status === "skip" ? r.message : "not run";
+    counts2.set(why2, (counts2.get(why2) ?? 0) + 1);
+  }
+  const whys = [...counts2].map(([why2, n]) => `${n}: ${why2}`).join("; ");
+  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
+  return `no test ran: ${all} skipped (${whys})`;
 }
-var JSON_START;
-var init_ws_payload = __esm({
-  "src/core/runs/ws-payload.ts"() {
+function noTestRanError(reason2) {
+  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
+}
+var PASS_WITH_NO_TESTS;
+var init_no_tests = __esm({
+  "src/report/no-tests.ts"() {
     "use strict";
-    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
-  }
-});
-
-// src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
-}
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
-  const rule = {};
-  if (node !== void 0) rule.node = node;
-  if (messages !== void 0) rule.messages = messages;
-  rule.quietMs = quietMs;
-  return rule;
-}
-function httpsProgress(entries, history2, rule, nowMs) {
-  const signature = JSON.stringify(entries);
-  const next = history2 && history2.signature === signature ? history2 : { signature, changedAtMs: nowMs };
-  const failedStep = entries.find((e) => e.status !== "completed");
-  if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
-    return { state: "failed", history: next, step: failedStep, reason: reason2 };
-  }
-  if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
-  }
-  if (entries.length === 0) return { state: "running", history: next };
-  const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
-}
-function nextPollDelay(elapsedMs) {
-  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
-}
-function expectedEndMs(known, rule, logged) {
-  const steps = rule.steps ?? known?.length ?? 0;
-  if (!known || steps > known.length || logged >= steps) return void 0;
-  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
-}
-function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
-  if (msLeft <= 0) return void 0;
-  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
-}
-function tallyWsMessage(tally, message3, rule) {
-  const refused = tally.refused ?? (message3.statusCode !== 200 ? message3 : void 0);
-  if (message3.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message3 };
-  if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message3.nodeId === rule.node;
-  return next;
-}
-function wsProgress(tally, rule, msSinceLast) {
-  const refused = tally.refused;
-  if (refused) {
-    const text3 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text3}`;
-    return { state: "failed", message: refused, reason: reason2 };
-  }
-  const done = (by) => ({ state: "done", by });
-  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
-  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
-  if (tally.completed === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
-}
-function tallyOutputs(tally) {
-  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
-  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
-}
-function quietEndedWsTests(file) {
-  return file.tests.filter(
-    (t9) => t9.skip === void 0 && (t9.transports?.includes("ws") ?? true) && t9.until.node === void 0 && t9.until.messages === void 0
-  );
-}
-var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
-var init_end_rules = __esm({
-  "src/core/runs/end-rules.ts"() {
-    "use strict";
-    init_ws_payload();
-    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
-    POLL_FRACTION = 0.2;
-    MIN_POLL_MS = 25;
-    MAX_POLL_MS = 1e3;
-  }
-});
-
-// src/core/runs/shard.ts
-function parseShard(text3) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: write I/N, like 2/4 (shard 2 of 4)` };
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the number of shards must be at least 1` };
-  if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the shard must be between 1 and ${total}` };
-  }
-  return { ok: true, value: { index, total } };
-}
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
-var init_shard = __esm({
-  "src/core/runs/shard.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/runs/select.ts
-function selectRuns(files, options) {
-  const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
-  const secrets = /* @__PURE__ */ new Set();
-  const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
-    for (const s of expanded.secrets) secrets.add(s);
-    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      const run2 = { test: withRepeat, transport, inputs: expanded.values };
-      if (skip !== void 0) run2.skip = skip;
-      else if (error2 !== void 0) run2.error = error2;
-      runs.push(run2);
-    }
-  }
-  return { runs, matched: matching.length, secrets: [...secrets] };
-}
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
-  const wanted = options.transport;
-  return ["https", "ws"].filter((t9) => declared.includes(t9) && (wanted === void 0 || wanted === t9));
-}
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
-}
-var init_select2 = __esm({
-  "src/core/runs/select.ts"() {
-    "use strict";
-    init_flows();
-    init_shard();
-  }
-});
-
-// src/core/runs/index.ts
-var init_runs = __esm({
-  "src/core/runs/index.ts"() {
-    "use strict";
-    init_end_rules();
-    init_ws_payload();
-    init_shard();
-    init_select2();
+    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
   }
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir5, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname13, join as join8 } from "node:path";
-function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename4(flow2.abs));
-  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join8(dirname13(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname14, join as join10 } from "node:path";
+function snapshotFileOf(flow) {
+  const name = snapshotFileName(basename4(flow.abs));
+  const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname14(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists3 = await stat6(file.abs).then(
+  const exists4 = await stat8(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
-  if (!exists3) return { ok: true, value: /* @__PURE__ */ new Map() };
+  if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
   const text3 = await readTextFile(file, SNAPSHOT_FILE);
   if (!text3.ok) return text3;
   return parseSnapshotFile(text3.value, file.file);
@@ -77739,7 +79209,7 @@ async function writeSnapshotFile(file, entries, flowFile) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir5(dirname13(file.abs), { recursive: true });
+  await mkdir5(dirname14(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -77753,8 +79223,8 @@ var init_snapshot_files = __esm({
   }
 });
 
-// src/run/assertions.ts
-import { resolve as resolve15 } from "node:path";
+// src/run/flows/assertions.ts
+import { resolve as resolve17 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -77762,7 +79232,7 @@ function isCi(env) {
 }
 var AssertionFiles;
 var init_assertions = __esm({
-  "src/run/assertions.ts"() {
+  "src/run/flows/assertions.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -77793,19 +79263,19 @@ var init_assertions = __esm({
           } else issues.push(...loaded.issues);
         }
         const snapshots = /* @__PURE__ */ new Map();
-        for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+        for (const flow of options.flows) {
+          const file = snapshotFileOf({ abs: resolve17(options.cwd, flow.file), file: flow.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
             continue;
           }
-          const live = liveSnapshotKeys(flow2);
+          const live = liveSnapshotKeys(flow);
           if (live.size === 0 && stored.value.size === 0) continue;
           const obsolete = obsoleteKeys(stored.value, live);
           const next = new Map(stored.value);
           if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
-          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+          snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
         if (issues.length > 0) throw new InvalidFilesError(issues);
         return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
@@ -77819,12 +79289,12 @@ var init_assertions = __esm({
        * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
        * written by `finish` — except under CI, where a missing snapshot fails.
        */
-      contextFor(test, transport, executions = []) {
+      contextFor(test2, transport, executions = []) {
         const baselines = /* @__PURE__ */ new Map();
-        const state = this.snapshots.get(test.file);
-        for (const a of test.expect.outputs) {
+        const state = this.snapshots.get(test2.file);
+        for (const a of test2.expect.outputs) {
           if (a.operator !== "snapshot" || !state) continue;
-          const key = snapshotKey(test.name, transport, a.path);
+          const key = snapshotKey(test2.name, transport, a.path);
           if (!this.update && state.stored.has(key)) {
             baselines.set(key, { value: state.stored.get(key), source: "file" });
             continue;
@@ -77874,14 +79344,14 @@ var init_assertions = __esm({
   }
 });
 
-// src/run/flow-shared.ts
-import { performance as performance4 } from "node:perf_hooks";
-function runError(flow2, transport, problem) {
-  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+// src/run/flows/flow-shared.ts
+import { performance as performance5 } from "node:perf_hooks";
+function runError(flow, transport, problem) {
+  return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
-function executionEnd(transport, flow2, status, endedBy, problem) {
+function executionEnd(transport, flow, status, endedBy, problem) {
   const result = { transport, status, endedBy };
-  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem !== void 0) result.error = runError(flow, transport, messageOf(problem));
   if (problem instanceof RoleflowError) result.errorCode = problem.code;
   return result;
 }
@@ -77894,7 +79364,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve25) => setTimeout(() => resolve25(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve29) => setTimeout(() => resolve29(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77912,15 +79382,15 @@ function tenantProblem(result) {
 }
 var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
 var init_flow_shared = __esm({
-  "src/run/flow-shared.ts"() {
+  "src/run/flows/flow-shared.ts"() {
     "use strict";
     init_flows();
     init_errors();
     init_redact_messages();
     init_stop_signal();
     realClock = {
-      now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve25) => setTimeout(resolve25, ms2))
+      now: () => performance5.now(),
+      sleep: (ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77932,7 +79402,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve25) => stop2 = () => resolve25(INTERRUPTED));
+          this.stopped = new Promise((resolve29) => stop2 = () => resolve29(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77960,8 +79430,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve25) => {
-              this.timer = setTimeout(() => resolve25(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve29) => {
+              this.timer = setTimeout(() => resolve29(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -77980,29 +79450,29 @@ var init_flow_shared = __esm({
   }
 });
 
-// src/run/flow-https.ts
-async function runHttps(client, test, inputs, options = {}) {
+// src/run/flows/flow-https.ts
+async function runHttps(client, test2, inputs, options = {}) {
   const clock = options.clock ?? realClock;
   const paces = options.paces ?? /* @__PURE__ */ new Map();
   const startedAt = clock.now();
-  const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  const deadline = new Deadline(clock, test2.timeoutMs, options.signal);
   let ids;
   const end = (status, endedBy, problem, steps, at = clock.now()) => {
-    const result = executionEnd("https", test.flow, status, endedBy, problem);
+    const result = executionEnd("https", test2.flow, status, endedBy, problem);
     if (ids) result.ids = ids;
     if (steps) result.steps = steps;
     result.wallMs = at - startedAt;
     return result;
   };
-  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
+  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test2, steps) : `no answer to the start within ${formatMs(test2.timeoutMs)}`, steps, at);
   try {
-    const started = await deadline.race(client.startFlow(test.flow, inputs));
+    const started = await deadline.race(client.startFlow(test2.flow, inputs));
     if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
     const { executionId, flowId } = started.value;
     ids = { flowId, executionId };
     const answeredStartAt = clock.now();
-    const known = paces.get(test.flow);
-    const rule = httpsEndRule(test);
+    const known = paces.get(test2.flow);
+    const rule = httpsEndRule(test2);
     let history2;
     let steps = [];
     for (; ; ) {
@@ -78013,7 +79483,7 @@ async function runHttps(client, test, inputs, options = {}) {
       const progress = httpsProgress(steps, history2, rule, answeredAt);
       history2 = progress.history;
       if (progress.state === "done") {
-        rememberPace(paces, test.flow, steps);
+        rememberPace(paces, test2.flow, steps);
         if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
         return end("ok", progress.by, void 0, steps, answeredAt);
       }
@@ -78028,19 +79498,19 @@ async function runHttps(client, test, inputs, options = {}) {
     deadline.clear();
   }
 }
-function rememberPace(paces, flow2, steps) {
+function rememberPace(paces, flow, steps) {
   const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
 }
-function timeoutText(test, steps) {
-  const rule = httpsEndRule(test);
+function timeoutText(test2, steps) {
+  const rule = httpsEndRule(test2);
   const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
   const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
-  return `timed out after ${formatMs(test.timeoutMs)} waiting for ${wanted} (${logged})`;
+  return `timed out after ${formatMs(test2.timeoutMs)} waiting for ${wanted} (${logged})`;
 }
 var LAST_POLL_GRACE_MS;
 var init_flow_https = __esm({
-  "src/run/flow-https.ts"() {
+  "src/run/flows/flow-https.ts"() {
     "use strict";
     init_flows();
     init_runs();
@@ -78049,9 +79519,9 @@ var init_flow_https = __esm({
   }
 });
 
-// src/run/flow-ws.ts
-async function runWs(client, test, inputs, options = {}) {
-  const run2 = new WsRun(test, options.clock ?? realClock, options);
+// src/run/flows/flow-ws.ts
+async function runWs(client, test2, inputs, options = {}) {
+  const run2 = new WsRun(test2, options.clock ?? realClock, options);
   try {
     const opening = client.openWs();
     const opened = await run2.deadline.race(opening);
@@ -78068,11 +79538,11 @@ async function runWs(client, test, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
-function frameOf(inputs, flow2) {
+function frameOf(inputs, flow) {
   const frame = {};
   for (const key of Object.keys(inputs)) frame[key] = inputs[key];
   frame["action"] = "message";
-  frame["service"] = flow2;
+  frame["service"] = flow;
   return frame;
 }
 function describeMessage(m) {
@@ -78095,20 +79565,20 @@ function wsIds(messages) {
 }
 var WsRun;
 var init_flow_ws = __esm({
-  "src/run/flow-ws.ts"() {
+  "src/run/flows/flow-ws.ts"() {
     "use strict";
     init_flows();
     init_runs();
     init_flow_shared();
     WsRun = class {
-      constructor(test, clock, options) {
-        this.test = test;
+      constructor(test2, clock, options) {
+        this.test = test2;
         this.clock = clock;
         this.options = options;
         this.startedAt = clock.now();
         this.lastAt = this.startedAt;
-        this.deadline = new Deadline(clock, test.timeoutMs, options.signal);
-        this.rule = wsEndRule(test);
+        this.deadline = new Deadline(clock, test2.timeoutMs, options.signal);
+        this.rule = wsEndRule(test2);
       }
       messages = [];
       messageAtMs = [];
@@ -78194,12 +79664,12 @@ var init_flow_ws = __esm({
   }
 });
 
-// src/run/flow-tests.ts
+// src/run/flows/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
   const runs = options.runs.map((run2) => {
-    const test = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
-    return test === run2.test ? run2 : { ...run2, test };
+    const test2 = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
+    return test2 === run2.test ? run2 : { ...run2, test: test2 };
   });
   const clock = options.clock ?? realClock;
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
@@ -78237,10 +79707,10 @@ async function runTests(options) {
     const run2 = runs[index];
     const stopped = signal?.aborted ? "interrupt" : "bail";
     const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
-    const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
-    if (run2.skip !== void 0) testRun.skip = run2.skip;
-    if (context) testRun.context = context;
-    const result = buildTestResult(testRun);
+    const testRun2 = { test: run2.test, transport: run2.transport, executions, stopped };
+    if (run2.skip !== void 0) testRun2.skip = run2.skip;
+    if (context) testRun2.context = context;
+    const result = buildTestResult(testRun2);
     if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
     events.tested?.(result);
     results2[index] = result;
@@ -78258,9 +79728,9 @@ async function runTests(options) {
     while (next < queue.length) {
       const index = queue[next++];
       const repeat = queue[next++];
-      const test = pending[index];
-      test.executions[repeat] = await runOne(runs[index], repeat, test.failures);
-      if (--test.left === 0) finish2(index, test.executions);
+      const test2 = pending[index];
+      test2.executions[repeat] = await runOne(runs[index], repeat, test2.failures);
+      if (--test2.left === 0) finish2(index, test2.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
@@ -78271,7 +79741,7 @@ function notStarted(run2, why2) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
 }
 var init_flow_tests = __esm({
-  "src/run/flow-tests.ts"() {
+  "src/run/flows/flow-tests.ts"() {
     "use strict";
     init_flows();
     init_build2();
@@ -78282,18 +79752,45 @@ var init_flow_tests = __esm({
   }
 });
 
-// src/run/test-session.ts
-var test_session_exports = {};
-__export(test_session_exports, {
-  loadBaseline: () => loadBaseline,
-  loadFlowTests: () => loadFlowTests,
-  parseSelectionFlags: () => parseSelectionFlags,
-  prepareAssertions: () => prepareAssertions,
-  runSelection: () => runSelection,
-  runTestSession: () => runTestSession,
-  runsFor: () => runsFor
+// src/run/flows/tested-against.ts
+async function listRolesDigest(client, ignore, signal) {
+  if (signal.aborted) return void 0;
+  const listing = client.listRoles().then(
+    (roles) => ({ digest: rolesDigest(roles, ignore) }),
+    (error2) => {
+      if (error2 instanceof RoleflowError) return { problem: error2.message };
+      throw error2;
+    }
+  );
+  let stop2 = () => void 0;
+  const aborted = new Promise((resolve29) => {
+    stop2 = () => resolve29(void 0);
+    signal.addEventListener("abort", stop2, { once: true });
+  });
+  try {
+    return await Promise.race([listing, aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop2);
+  }
+}
+function rolesRecord(tenant, start, end, ignore) {
+  const problem = start && "problem" in start && start.problem || end && "problem" in end && end.problem;
+  if (problem) {
+    return { note: `note: could not list the Roles of tenant ${tenant} (${problem}): the report records no Roles digest, and roleflow promote refuses it` };
+  }
+  if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
+  return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
+}
+var init_tested_against3 = __esm({
+  "src/run/flows/tested-against.ts"() {
+    "use strict";
+    init_plan();
+    init_errors();
+  }
 });
-import { resolve as resolve16 } from "node:path";
+
+// src/run/flows/test-session.ts
+import { resolve as resolve18 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -78308,7 +79805,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve16(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve18(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -78332,7 +79829,10 @@ function runsFor(tenant, files, flags, parsed, env) {
     ...flags.transport && { transport: flags.transport },
     ...flags.repeat !== void 0 && { repeat: flags.repeat }
   });
-  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
+  if (selection.matched === 0 && !flags.passWithNoTests) {
+    const why2 = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
+    throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
+  }
   return selection;
 }
 async function loadBaseline(cwd, file) {
@@ -78340,9 +79840,12 @@ async function loadBaseline(cwd, file) {
 }
 async function runTestSession(opts) {
   const { tenant } = opts;
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const executes = opts.runs.some((r) => r.skip === void 0 && r.error === void 0);
+  const listRoles = () => executes ? listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal) : Promise.resolve(void 0);
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
-  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -78354,10 +79857,15 @@ async function runTestSession(opts) {
     ...opts.baseline && { baseline: opts.baseline },
     ...opts.assertions && { assertions: opts.assertions }
   });
+  const finishedAt2 = /* @__PURE__ */ new Date();
+  const durationMs = performance.now() - started;
   const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
+  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
+  if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
     {
       version: packageVersion(),
@@ -78369,9 +79877,11 @@ async function runTestSession(opts) {
       ...opts.shard && { shard: opts.shard },
       ...opts.commit && { commit: opts.commit },
       ...opts.selection && { selection: opts.selection },
+      ...roles.record && { rolesDigest: roles.record },
+      workTree: combineWorkTrees(treeAtEnd === void 0 ? [treeAtStart] : [treeAtStart, treeAtEnd]),
       startedAt,
-      finishedAt: /* @__PURE__ */ new Date(),
-      durationMs: performance.now() - started,
+      finishedAt: finishedAt2,
+      durationMs,
       bailed: outcome.bailed,
       interrupted: outcome.interrupted,
       results: outcome.results
@@ -78381,40 +79891,38 @@ async function runTestSession(opts) {
   return { report, interrupted: outcome.interrupted, notes };
 }
 var init_test_session = __esm({
-  "src/run/test-session.ts"() {
+  "src/run/flows/test-session.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
     init_runs();
+    init_no_tests();
     init_run_report();
     init_flow_files();
     init_source_files();
     init_package_root();
     init_assertions();
     init_flow_tests();
+    init_tested_against3();
     init_read_reports();
   }
 });
 
-// src/run/preview.ts
-var preview_exports2 = {};
-__export(preview_exports2, {
-  preview: () => preview,
-  previewTenant: () => previewTenant
-});
-async function preview(opts, ports) {
+// src/run/preview-sides.ts
+async function previewSides(opts, ports) {
   const name = previewTenant(opts.config, opts.tenant);
-  const { cwd, config } = opts;
+  const { cwd, env, output } = ports;
+  const { config } = opts;
   const rolesDir = rolesDirOf(cwd, config, void 0);
   const headFiles = await loadRoleFiles(cwd, rolesDir);
   if (!headFiles.ok) throw new InvalidFilesError(headFiles.issues);
   const baseRoles = "ref" in opts.base ? await loadCommitRoles(cwd, config, opts.base.ref, void 0) : void 0;
-  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, opts.now, ports.note) : void 0;
+  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, ports.clock.now(), (line) => output.err(line)) : void 0;
   const flows = await loadFlowTests(cwd, config, opts.paths);
-  const tenant = await ports.open(name);
+  const tenant = await opts.open(name);
   try {
-    const { runs, secrets } = runsFor(tenant, flows, {}, {}, opts.env);
-    ports.addSecrets(secrets);
+    const { runs, secrets } = runsFor(tenant, flows, {}, {}, env);
+    output.addSecrets(secrets);
     const perSide = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
     const executions = perSide * (baseRoles ? 2 : 1);
     if (executions > config.preview.maxExecutions) {
@@ -78423,8 +79931,8 @@ async function preview(opts, ports) {
         "guard"
       );
     }
-    const head = await headState(cwd, config, opts.env);
-    ports.note(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
+    const head = await headState(cwd, config, env);
+    output.err(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
     const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit, dirty: label === "base" ? false : head.dirty });
     const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
     const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
@@ -78457,22 +79965,22 @@ function previewTenant(config, name) {
 async function runSide(s) {
   const { tenant, ports, opts } = s;
   const planned = () => makeFreshPlan({
-    cwd: opts.cwd,
+    cwd: ports.cwd,
     config: s.config,
     rolesDir: s.rolesDirAbs,
     prune: true,
     allowEmptyPrune: true,
     open: () => Promise.resolve(tenant),
-    now: opts.now,
+    now: ports.clock.now(),
     files: Promise.resolve({ ok: true, value: [...s.files] })
   });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const journal = await journalFor(opts.cwd, opts.env, opts.config, tenant, "preview", ports.note, { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false, preview: true });
+    const journal = await journalFor(ports.cwd, ports.env, opts.config, tenant, "preview", (line) => ports.output.err(line), { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false, preview: true });
     const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
-      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted }),
-      interrupted: ports.signal.aborted
+      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted }),
+      interrupted: opts.signal.aborted
     }));
     const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
     if (failed3.length > 0) {
@@ -78480,22 +79988,24 @@ async function runSide(s) {
       throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
     }
   }
-  ports.note(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
+  ports.output.err(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
   const check = await planned();
   const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
-  const assertions = await prepareAssertions(opts.cwd, s.config, s.flows, { update: false, env: opts.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
+  const assertions = await prepareAssertions(ports.cwd, s.config, s.flows, { update: false, env: ports.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
   const { report, interrupted } = await runTestSession({
     tenant,
     runs: s.runs,
     concurrency: s.config.flows.concurrency,
     bail: false,
     strictEnd: s.config.flows.strictEnd,
-    signal: ports.signal,
-    events: ports.events ?? {},
+    signal: opts.signal,
+    events: {},
     shard: void 0,
-    redactor: ports.redactor,
+    redactor: ports.output.redactor,
     assertions,
-    commit: s.commit
+    commit: s.commit,
+    rolesIgnore: s.config.roles.ignore,
+    workTree: () => workTreeState(ports.cwd, {})
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
   return { report, contamination, interrupted };
@@ -78527,8 +80037,8 @@ function emptyReport(like) {
   return { ...like, results: [], summary: { ...like.summary, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 } };
 }
 var STALE_BASE_MS;
-var init_preview2 = __esm({
-  "src/run/preview.ts"() {
+var init_preview_sides = __esm({
+  "src/run/preview-sides.ts"() {
     "use strict";
     init_plan();
     init_config();
@@ -78539,411 +80049,95 @@ var init_preview2 = __esm({
     init_git_commit();
     init_flow_files();
     init_role_files();
+    init_work_tree();
     init_open_tenant();
-    init_apply2();
+    init_apply_plan();
     init_journal();
-    init_plan2();
+    init_fresh_plan();
+    init_saved_plan();
     init_read_reports();
     init_test_session();
     STALE_BASE_MS = 7 * 24 * 36e5;
   }
 });
 
-// src/report/html-assets.ts
-var HTML_STYLE, HTML_SCRIPT;
-var init_html_assets = __esm({
-  "src/report/html-assets.ts"() {
-    "use strict";
-    HTML_STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
-.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
-table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
-.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
-details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
-details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
-.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
-.filters[hidden]{display:none}.hidden{display:none}
-.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
-svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
-.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
-.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
-.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
-rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
-circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
-.ids{font-size:12px;color:var(--muted)}
-`;
-    HTML_SCRIPT = `
-(function(){
-  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
-  var items=[].slice.call(document.querySelectorAll('[data-status]'));
-  var count=document.getElementById('shown');
-  function apply(){
-    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
-    items.forEach(function(el){
-      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
-      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
-    });
-    if(count)count.textContent=String(n);
-  }
-  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
-})();
-`;
-  }
+// src/run/preview.ts
+var preview_exports = {};
+__export(preview_exports, {
+  preview: () => preview
 });
-
-// src/report/html-charts.ts
-function esc(text3) {
-  return escapeControls(text3).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-function distributionSvg(samples, label) {
-  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
-  const min = sorted[0];
-  const max = sorted.at(-1);
-  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
-  const lo = Math.max(0, min - margin);
-  const hi = max + margin;
-  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
-  const q = (p) => percentile(sorted, p);
-  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
-  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
-  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step3 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
-  return [
-    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
-    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
-    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
-    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
-    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
-    ...dots,
-    ...marks,
-    ...legend,
-    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
-    "</svg></figure>"
-  ].join("");
-}
-function waterfallSvg(steps) {
-  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
-  const spans = stepSpans(steps);
-  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
-  const labelW = 120;
-  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
-  const rowH = 18;
-  const rows = steps.map((s, i) => {
-    const span = spans[i];
-    const known = s.latency_ms !== null;
-    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
-    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
-    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
-  });
-  const h = steps.length * rowH + 16;
-  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
-}
-function timelineSvg(messages, wallMs) {
-  if (messages.length === 0) return '<p class="muted">no messages received</p>';
-  const timed = messages.every((m) => m.at_ms !== void 0);
-  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
-  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
-  const dots = messages.map((m, i) => {
-    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
-    const ok = m.status_code === null || m.status_code < 400;
-    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
-  });
-  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
-}
-function stepSpans(steps) {
-  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
-  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
-    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
-    const t0 = Math.min(...starts);
-    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
-  }
-  let at = 0;
-  return steps.map((s) => {
-    const span = { start: at, ms: s.latency_ms ?? 0 };
-    at += span.ms;
-    return span;
-  });
-}
-function statusClass(status) {
-  return /fail|error/i.test(status) ? "fail" : "pass";
-}
-function clip(text3, n) {
-  return text3.length > n ? `${text3.slice(0, n - 1)}…` : text3;
-}
-var ENTITIES, W, MAX_DOTS, PAD;
-var init_html_charts = __esm({
-  "src/report/html-charts.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-    W = 420;
-    MAX_DOTS = 400;
-    PAD = 8;
-  }
-});
-
-// src/report/html-parts.ts
-function runHeader(report) {
-  const s = report.summary;
-  const facts = [
-    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
-    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
-    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
-    `took ${esc(formatMs(report.duration_ms))}`,
-    `roleflow ${esc(report.tool.version)}`,
-    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
-    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
-    ...report.bailed ? ["stopped early by --bail"] : [],
-    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
-  ];
-  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
-  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
-}
-function matrix(report) {
-  const rows = flowLatencyRows(report.results);
-  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
-  const transports = [...new Set(rows.map((r) => r.transport))].sort();
-  const flows = [...new Set(rows.map((r) => r.flow))];
-  const body = flows.map((flow2) => {
-    const cells = transports.map((transport) => {
-      const row2 = rows.find((r) => r.flow === flow2 && r.transport === transport);
-      if (!row2) return '<td class="muted">–</td>';
-      const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
-      const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
-      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
-    });
-    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
-  });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t9) => `<th>${t9}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
-}
-function failures(report) {
-  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
-  if (failed3.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
-  const items = failed3.map((r) => {
-    const rows = groupAssertions(r, "fail").map((g) => {
-      const a = g.assertion;
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
-    });
-    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
-    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
-  });
-  return `<section id="failures"><h2>Failures (${failed3.length})</h2>${items.join("")}</section>`;
-}
-function distributions(report) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
-  const figures = [...groups2.values()].map((results2) => {
-    const { flow: flow2, transport } = results2[0];
-    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
-    const charts = [
-      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
-      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
-    ];
-    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
-  });
-  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
-}
-function results(report) {
-  const items = report.results.map((r) => {
-    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
-    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
-    const shown = shownRepeats(ran);
-    const repeats = shown.map((x) => repeatBlock(r, x));
-    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
-    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
-  });
-  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
-}
-function filters(report) {
-  const flows = [...new Set(report.results.map((r) => r.flow))];
-  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
-  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
-}
-function repeatBlock(r, x) {
-  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
-  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
-  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
-  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
-  const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+import { resolve as resolve19 } from "node:path";
+async function preview(options, ports) {
+  const { output } = ports;
+  const format = options.json ? "json" : options.format ?? "text";
+  if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
+  if (options.json && options.format !== void 0 && options.format !== "json") throw new RoleflowError(`--json and --format ${options.format} do not go together`, "usage");
+  if (options.base === void 0 === (options.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
+  const html = previewHtmlFile(options.reporters);
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
+  const config = await configOf(options, ports);
+  const signal = ports.interruption(() => output.err("Interrupted: ending the executions in flight; no new one starts."));
+  const tenant = oneTenant(options, ports, "preview");
+  const outcome = await previewSides(
+    {
+      config,
+      tenant,
+      base: options.base !== void 0 ? { ref: options.base } : { report: options.baseReport },
+      paths: options.paths,
+      threshold: threshold.value,
+      open: (name) => ports.openTenant(config, { tenant: name }),
+      signal
+    },
+    ports
   );
-  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
-  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
-}
-function shownRepeats(ran) {
-  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
-  const failed3 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
-  const first = ran.filter((x) => !failed3.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed3.length));
-  return [...first, ...failed3].sort((a, b) => a.index - b.index);
-}
-function dataOf(r) {
-  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
-}
-var MARK, MAX_REPEATS_SHOWN;
-var init_html_parts = __esm({
-  "src/report/html-parts.ts"() {
-    "use strict";
-    init_compare2();
-    init_flows();
-    init_digest();
-    init_html_charts();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    MAX_REPEATS_SHOWN = 25;
+  const { document } = outcome;
+  if (format === "json") output.data(document, (d) => `${jsonText(d, 2)}
+`);
+  else output.out((format === "markdown" ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ""));
+  if (html !== void 0) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome, output.redactor)}`);
+  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (document.contaminated) {
+    output.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
+    return ExitCode.Error;
   }
-});
-
-// src/report/html.ts
-function renderHtml(report) {
-  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
-  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+  return options.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
 }
-function htmlPage(title, assets, body) {
-  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === void 0 ? "" : " script-src 'unsafe-inline';"} img-src data:`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>${assets.style}</style>
-</head>
-<body>
-${body}
-${assets.script === void 0 ? "" : `<script>${assets.script}</script>
-`}</body>
-</html>
-`;
-}
-var init_html = __esm({
-  "src/report/html.ts"() {
-    "use strict";
-    init_html_assets();
-    init_html_charts();
-    init_html_parts();
-  }
-});
-
-// src/report/preview-html.ts
-function renderPreviewHtml(doc, reports) {
-  const key = (r) => `${r.id}\0${r.transport}`;
-  const base = new Map(reports.base.results.map((r) => [key(r), r]));
-  const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t9) => t9.base?.verdict !== t9.head?.verdict || t9.outputs_changed || t9.steps_changed);
-  const s = doc.summary;
-  const body = `<main>
-<header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
-<div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
-<p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
-${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join("; "))}</p>` : ""}
-</header>
-<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
-${doc.tests.map(row).join("\n")}
-</tbody></table></div></section>
-<section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t9) => sideBySide(t9, base.get(key(t9)), head.get(key(t9)))).join("\n")}
-</section>
-</main>`;
-  return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
-}
-function row(t9) {
-  const what = [t9.base?.verdict !== t9.head?.verdict && "verdict", t9.outputs_changed && "outputs", t9.steps_changed && "steps", (t9.wall?.verdict === "regression" || t9.wall?.verdict === "improvement" || t9.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t9.base?.verdict !== t9.head?.verdict}"><td class="mono">${esc(t9.id)}</td><td>${t9.transport}</td>${verdictCell(t9.base)}${verdictCell(t9.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
-}
-function verdictCell(side2) {
-  if (side2 === null) return '<td class="muted">not run</td>';
-  const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
-  return `<td class="${cls}">${side2.verdict}</td>`;
-}
-function sideBySide(t9, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t9.id}-${t9.transport}`))}"><h3 class="mono">${esc(t9.id)} [${t9.transport}] <span class="muted">${esc(`${t9.file}:${t9.line}`)}</span></h3>
-<div class="sides">${side("Base", t9.base, b)}${side("Head", t9.head, h)}</div>
-${t9.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t9.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
-</article>`;
-}
-function side(label, verdict2, r) {
-  if (verdict2 === null || r === void 0) return `<div class="side"><h4>${label}</h4><p class="muted">not run on this side</p></div>`;
-  const repeat = r.repeats.find((x) => x.outputs !== void 0 || x.steps.length > 0) ?? r.repeats[0];
-  const cls = verdict2.verdict === "passed" ? "pass" : verdict2.verdict === "failed" ? "fail" : "skip";
-  const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === "completed" ? "" : "fail"}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join("")}</ol>` : "";
-  const outputs = repeat?.outputs === void 0 ? "" : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
-  return `<div class="side"><h4>${label}: <span class="${cls}">${verdict2.verdict}</span></h4><p>${esc(verdict2.message)}</p>${steps}${outputs}</div>`;
-}
-function diffLine(line) {
-  const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
-  return cls === "" ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
-}
-function baseLabel(doc) {
-  const commit = doc.base.commit?.slice(0, 12) ?? "no commit";
-  return doc.base.report !== void 0 ? `report ${doc.base.report} (${commit})` : `${doc.base.ref ?? ""} (${commit})`;
-}
-function headLabel(doc) {
-  return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
-}
-var PREVIEW_STYLE;
-var init_preview_html = __esm({
-  "src/report/preview-html.ts"() {
-    "use strict";
-    init_stable_json();
-    init_html_assets();
-    init_html_charts();
-    init_html();
-    PREVIEW_STYLE = `
-.scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
-.side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
-@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
-`;
-  }
-});
-
-// src/run/preview-page.ts
-var preview_page_exports = {};
-__export(preview_page_exports, {
-  previewHtmlFile: () => previewHtmlFile,
-  writePreviewHtml: () => writePreviewHtml
-});
-import { resolve as resolve17 } from "node:path";
 function previewHtmlFile(specs) {
   let file;
   for (const spec of specs) {
     const match = /^html=(.+)$/.exec(spec);
-    if (!match) return { ok: false, error: `--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)` };
+    if (!match) throw new RoleflowError(`--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)`, "usage");
     file = match[1];
   }
-  return { ok: true, value: file };
+  return file;
 }
 async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve17(cwd, file);
+  const abs = resolve19(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
   return displayPath(cwd, abs);
 }
-var init_preview_page = __esm({
-  "src/run/preview-page.ts"() {
+var FORMATS;
+var init_preview3 = __esm({
+  "src/run/preview.ts"() {
     "use strict";
+    init_compare2();
+    init_errors();
+    init_preview();
+    init_safe_text();
     init_role_files();
     init_source_files();
-    init_preview_html();
+    init_preview2();
+    init_ports();
+    init_preview_sides();
+    init_tenants3();
+    FORMATS = ["text", "markdown", "json"];
   }
 });
 
-// src/run/tenants/promote.ts
-var promote_exports = {};
-__export(promote_exports, {
-  promotionRefusals: () => promotionRefusals
-});
-import { basename as basename5, isAbsolute as isAbsolute4, relative as relative6, resolve as resolve18 } from "node:path";
+// src/run/roles/promote-gate.ts
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve20 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -78959,16 +80153,27 @@ async function promotionRefusals(opts) {
   );
   const fresh = await opts.planFrom();
   await fresh.tenant.close();
-  const { plan } = fresh;
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.changes.length > 0) {
-    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
+  const { plan: plan2 } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan2)}): apply them there and test again`);
   }
   if (report !== void 0) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
+    const { ignore } = opts.config.roles;
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan2.unmanaged.map((u) => u.name) };
+    reasons.push(
+      ...reportGateReasons(report, {
+        from: opts.from,
+        fromUrl: shownUrl(fresh.tenant.location),
+        flowsDir: flowsDirOf(opts.cwd, opts.config, void 0).display,
+        roles,
+        commit,
+        ...unknown !== void 0 && { commitUnknown: unknown }
+      })
+    );
   }
   reasons.push(...await treeReasons(opts));
   return reasons;
@@ -78978,7 +80183,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve18(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve20(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -78997,23 +80202,23 @@ async function treeReasons(opts) {
   return reasons;
 }
 function relativeOrAbsolute(cwd, path) {
-  const rel = relative6(cwd, path);
-  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
+  const rel = relative8(cwd, path);
+  return rel.startsWith("..") || isAbsolute5(rel) ? path : rel;
 }
 function uncommittedReason(files) {
-  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const named2 = files.slice(0, MAX_FILES).map(showName).join(", ");
   const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
-  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+  return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
-var init_promote = __esm({
-  "src/run/tenants/promote.ts"() {
+var init_promote_gate = __esm({
+  "src/run/roles/promote-gate.ts"() {
     "use strict";
     init_errors();
     init_plan();
     init_printed_url();
     init_roles();
-    init_tenants();
+    init_tenants2();
     init_git_commit();
     init_flow_files();
     init_role_files();
@@ -79023,13 +80228,86 @@ var init_promote = __esm({
   }
 });
 
-// src/run/pull.ts
-var pull_exports = {};
-__export(pull_exports, {
-  pullRoles: () => pullRoles
+// src/run/roles/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  promote: () => promote
 });
+import { resolve as resolve21 } from "node:path";
+async function promote(options, ports) {
+  const { from, to } = options;
+  const { output } = ports;
+  if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+  if (options.out !== void 0 && resolve21(ports.cwd, options.out) === resolve21(ports.cwd, options.report)) {
+    throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
+  }
+  const config = await configOf(options, ports);
+  selectTenants(config, { named: [from, to], all: false });
+  const [fromTenant, toTenant] = await openTenants(ports, config, [from, to]);
+  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune }, ports);
+  const planOf = (name) => plans.one(() => Promise.resolve(name === from ? fromTenant : toTenant)).catch((error2) => {
+    throw isTenantFailure(error2) ? tenantError(name, error2) : error2;
+  });
+  const reasons = await promotionRefusals({
+    cwd: ports.cwd,
+    env: ports.env,
+    config,
+    from,
+    to,
+    roles: options.roles,
+    reportFile: options.report,
+    planFrom: () => planOf(from),
+    warn: (line) => output.err(line)
+  });
+  if (reasons.length > 0) {
+    output.err([`error: promotion from ${from} to ${to} refused; nothing was sent to ${to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
+    const baseUrl = config.tenants[to]?.baseUrl ?? `embedded:${config.local.data}`;
+    if (options.json) printApplyJson(ports, [ended(ExitCode.Refused, { tenant: { name: to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
+    return ExitCode.Refused;
+  }
+  const fresh = await planOf(to);
+  const { plan: plan2, rolesDir } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  output.err(`Promoting from ${from} to ${to}: ${from} matches the role files, and ${options.report} passed there at this commit.`);
+  const shown = renderPlanText(plan2, { color: output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  if (options.out !== void 0) return savePromotionPlan(ports, shown, plan2, options.out, to);
+  const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: "promote" } };
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(ports, plan2, fresh.tenant, flags, false, fresh.remote)] : approved;
+  if (options.json) printApplyJson(ports, ends, void 0);
+  return ends[0].code;
+}
+async function savePromotionPlan(ports, shown, plan2, out, to) {
+  ports.output.out(shown);
+  if (plan2.guards.length > 0) {
+    ports.output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
+    return ExitCode.Refused;
+  }
+  await savePlan(resolve21(ports.cwd, out), plan2);
+  ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
+  return ExitCode.Ok;
+}
+var init_promote = __esm({
+  "src/run/roles/promote.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants2();
+    init_plan_file();
+    init_ports();
+    init_promote_gate();
+    init_tenants3();
+    init_applying();
+    init_planning();
+  }
+});
+
+// src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join9, resolve as resolve20 } from "node:path";
+import { basename as basename6, dirname as dirname15, join as join11, resolve as resolve22 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -79058,7 +80336,7 @@ async function pullRoles(opts) {
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
+  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   const after2 = new Map(local.map((f) => [f.file, f]));
@@ -79083,7 +80361,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text3 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve20(cwd, mine.file), text: kept });
+        writes.push({ path: resolve22(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -79109,8 +80387,8 @@ async function pullRoles(opts) {
   for (const { path, text: text3 } of writes) await writeFileAtomic(path, text3);
   for (const f of local) {
     if (claimed.has(f) || !targeted(f.name)) continue;
-    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
@@ -79126,17 +80404,17 @@ function readBack(role, text3, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve20(dir, fileName);
-  if (dirname14(path) !== resolve20(dir) || basename6(path) !== fileName) {
+  const path = resolve22(dir, fileName);
+  if (dirname15(path) !== resolve22(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join9(dir, fileName);
+  return join11(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-var init_pull = __esm({
-  "src/run/pull.ts"() {
+var init_pull_roles = __esm({
+  "src/run/roles/pull-roles.ts"() {
     "use strict";
     init_errors();
     init_roles();
@@ -79148,7 +80426,104 @@ var init_pull = __esm({
   }
 });
 
+// src/run/roles/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
+  pull: () => pull
+});
+async function pull(options, ports) {
+  const { output } = ports;
+  const config = await configOf(options, ports);
+  const dir = rolesDirOf(ports.cwd, config, options.roles);
+  const tenant = await openOneTenant(ports, config, options, "pull");
+  let result;
+  try {
+    const remote = await tenant.client.listRoles();
+    const name = tenant.target.name;
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name), ...options.targets && { targets: options.targets } });
+  } finally {
+    await tenant.close();
+  }
+  const label = planTenantOf(tenant);
+  const count2 = (status) => result.roles.filter((r) => r.status === status).length;
+  const written = count2("written") + count2("overwritten");
+  for (const r of result.roles) {
+    const what = `${showName(r.name)} (id ${showName(r.id)})`;
+    if (r.status === "skipped") output.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
+    else if (!options.json && r.status !== "unchanged") output.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+  }
+  for (const { name, count: count3 } of result.sharedNames) output.err(`warning: the tenant holds ${count3} Roles named ${showName(name)} (pinned by id in the files)`);
+  for (const a of result.ambiguous) output.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+  if (options.json) {
+    output.json({
+      tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
+      dir: dir.display,
+      summary: { written, unchanged: count2("unchanged"), skipped: count2("skipped") },
+      roles: result.roles,
+      local_only: result.localOnly,
+      not_for_tenant: result.notForTenant
+    });
+    return ExitCode.Ok;
+  }
+  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+  if (result.notForTenant.length > 0) {
+    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.join(", ")}`);
+  }
+  const pulled = result.roles.length;
+  output.out(`Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`);
+  return ExitCode.Ok;
+}
+var init_pull = __esm({
+  "src/run/roles/pull.ts"() {
+    "use strict";
+    init_config();
+    init_plan();
+    init_roles();
+    init_role_files();
+    init_fresh_plan();
+    init_ports();
+    init_tenants3();
+    init_pull_roles();
+  }
+});
+
+// src/files/report-file.ts
+import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname16 } from "node:path";
+async function writeReportFile(abs, file, text3, append = false) {
+  try {
+    await mkdir7(dirname16(abs), { recursive: true });
+    await (append ? appendFile2 : writeFile4)(abs, text3, "utf8");
+  } catch (error2) {
+    throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+  }
+}
+var init_report_file = __esm({
+  "src/files/report-file.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/report/github.ts
+import { relative as relative9, resolve as resolve23, sep as sep7 } from "node:path";
+function githubReporter(opts) {
+  const { sinks } = opts;
+  const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
+  return {
+    async onRunEnd(report) {
+      sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
+      const summaryFile = opts.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
+      if (summaryFile) await sinks.file(summaryFile, renderStepSummary(report, tenant), "human", true);
+    }
+  };
+}
+function fromWorkspace(report, sinks) {
+  const workspace = sinks.env["GITHUB_WORKSPACE"];
+  if (!workspace) return report;
+  const rebase = (file) => relative9(workspace, resolve23(sinks.cwd, file)).split(sep7).join("/");
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
 function renderAnnotations(report, opts = {}) {
   const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
   const out = [];
@@ -79199,8 +80574,8 @@ function renderStepSummary(report, opts = {}) {
   const steps = rows.flatMap((row2) => Object.entries(row2.steps).map(([service, st]) => ({ flow: row2.flow, service, st })));
   if (steps.length > 0) {
     parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
-    for (const { flow: flow2, service, st } of steps) {
-      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
+    for (const { flow, service, st } of steps) {
+      parts.push(`| ${cell(flow)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
     }
     parts.push("");
   }
@@ -79252,23 +80627,16 @@ var init_github = __esm({
 });
 
 // src/report/compare.ts
-var compare_exports2 = {};
-__export(compare_exports2, {
-  COMPARE_FORMATS: () => COMPARE_FORMATS,
-  renderComparison: () => renderComparison,
-  renderMarkdown: () => renderMarkdown,
-  renderText: () => renderText
-});
 function renderComparison(c, files, format) {
   return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
 ` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t9 of c.tests) {
-    out.push(`${escapeControls(t9.id)} [${t9.transport}]  ${passRate(t9.base)} → ${passRate(t9.head)}`);
-    out.push(`  ${metricText("wall-clock", t9.wall)}`);
-    for (const s of t9.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t6 of c.tests) {
+    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
+    out.push(`  ${metricText("wall-clock", t6.wall)}`);
+    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -79287,11 +80655,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t9 of c.tests) {
-      const rows = [["wall-clock", t9.wall], ...t9.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t6 of c.tests) {
+      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t9.base)} → ${passRate(t9.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t9.id) : ""} | ${i === 0 ? t9.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -79312,7 +80680,7 @@ function criteria(c) {
   return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
 }
 function verdictLine(c) {
-  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const n = (count2, word) => `${count2} ${word}${count2 === 1 ? "" : "s"}`;
   const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(", ");
 }
@@ -79337,7 +80705,7 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t9) => t9.id === r.id && t9.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
 }
 function code2(text3) {
   return escapeControls(text3).replace(/`/g, "'");
@@ -79360,72 +80728,7 @@ var init_compare4 = __esm({
   }
 });
 
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters,
-  reportersOfTenant: () => reportersOfTenant
-});
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
-  }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
-}
-function reportersOfTenant(specs, tenant) {
-  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
-  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
-  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
-  return {
-    ok: true,
-    value: specs.map((spec) => {
-      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
-      if (file === void 0 || file === "-") return { ...spec, tenant };
-      const dot = file.lastIndexOf(".");
-      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named, tenant };
-    })
-  };
-}
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
-    "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml",
-      html: "roleflow-report.html"
-    };
-  }
-});
-
 // src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
 function paint(style, code3, text3) {
   return style.color ? `\x1B[${CODES[code3]}m${text3}\x1B[0m` : text3;
 }
@@ -79508,6 +80811,36 @@ function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
   return `${[...results2, "", renderSummary(report, style)].join("\n")}
 `;
+}
+function consoleReporter(opts) {
+  const { file, style, status, sinks } = opts;
+  if (file !== void 0 && file !== "-") return { onRunEnd: (report) => sinks.file(file, renderConsole(report, { color: false }), "human") };
+  const running = [];
+  let done = 0;
+  let total = 0;
+  const draw = () => status?.show(sinks.redactor.text(progressLine(done, total, running.at(-1), status.columns)));
+  const progress = (label, ended2, of, start) => {
+    if (start) running.push(label);
+    else if (running.includes(label)) running.splice(running.indexOf(label), 1);
+    done = ended2;
+    total = of;
+    draw();
+  };
+  return {
+    onExecutionStart: (label, ended2, of) => progress(label, ended2, of, true),
+    onExecutionEnd: (label, ended2, of) => progress(label, ended2, of, false),
+    onTestResult(result) {
+      if (!opts.live) return;
+      status?.clear();
+      sinks.out(renderTestResult(result, style));
+      draw();
+    },
+    onRunEnd(report) {
+      status?.clear();
+      sinks.out(opts.live ? `
+${renderSummary(report, style)}` : renderConsole(report, style));
+    }
+  };
 }
 function progressLine(done, total, current, width = 80) {
   return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
@@ -79646,155 +80979,436 @@ var init_junit = __esm({
   }
 });
 
-// src/run/write-reports.ts
-var write_reports_exports = {};
-__export(write_reports_exports, {
-  shownUrl: () => shownUrl,
-  writeReports: () => writeReports
-});
-import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname15, relative as relative7, resolve as resolve21, sep as sep5 } from "node:path";
-async function writeReports(report, specs, sinks) {
-  const written = [];
-  const toFile = async (file, text3, kind, append = false) => {
-    const path = resolve21(sinks.cwd, file);
-    try {
-      await mkdir7(dirname15(path), { recursive: true });
-      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text3) : text3, "utf8");
-    } catch (error2) {
-      throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+// src/report/reporter.ts
+function fileReporter(render3, file, sinks) {
+  return {
+    async onRunEnd(report) {
+      if (file === "-") sinks.data(report, render3);
+      else await sinks.file(file, render3(report), "data");
     }
-    written.push(file);
   };
-  for (const spec of specs) {
+}
+var init_reporter = __esm({
+  "src/report/reporter.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/reporters.ts
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+function reportersOfTenant(specs, tenant) {
+  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
+      if (file === void 0 || file === "-") return { ...spec, tenant };
+      const dot = file.lastIndexOf(".");
+      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named2, tenant };
+    })
+  };
+}
+function createReporters(specs, sinks, console2) {
+  return specs.map((spec) => {
     switch (spec.name) {
       case "console":
-        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
-        else sinks.stdout(sinks.consoleWasLive ? `
-${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
-        break;
-      case "json":
-      case "junit":
-      case "html": {
+        return consoleReporter({ ...console2, file: spec.file, sinks });
+      case "github":
+        return githubReporter({ file: spec.file, tenant: spec.tenant, sinks });
+      default: {
         const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
-        const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.data(report, render3);
-        else await toFile(file, render3(report), "data");
-        break;
-      }
-      case "github": {
-        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
-        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
-        const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
-        break;
+        return fileReporter(render3, spec.file ?? DEFAULT_REPORT_FILES[spec.name], sinks);
       }
     }
-  }
-  return written;
+  });
 }
-function fromWorkspace(report, sinks) {
-  const workspace = sinks.env["GITHUB_WORKSPACE"];
-  if (!workspace) return report;
-  const rebase = (file) => relative7(workspace, resolve21(sinks.cwd, file)).split(sep5).join("/");
-  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
-}
-var init_write_reports = __esm({
-  "src/run/write-reports.ts"() {
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
     "use strict";
-    init_errors();
     init_console();
     init_github();
-    init_html();
+    init_report();
     init_json();
     init_junit();
-    init_reporters();
-    init_printed_url();
-  }
-});
-
-// src/run/tenants/test-tenants.ts
-var test_tenants_exports = {};
-__export(test_tenants_exports, {
-  testTenantsInOrder: () => testTenantsInOrder
-});
-async function testTenantsInOrder(names, testOne, say) {
-  const went = [];
-  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
-  let worst = ExitCode.Ok;
-  for (const [i, name] of names.entries()) {
-    let code3;
-    try {
-      code3 = await testOne(name, i);
-    } catch (error2) {
-      if (!isTenantFailure(error2)) throw error2;
-      say.err(`error: ${error2.message}`);
-      const rest = names.slice(i + 1);
-      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
-      return error2.exitCode;
-    }
-    went.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
-    if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok) worst = code3;
-  }
-  close([]);
-  return worst;
-}
-var init_test_tenants = __esm({
-  "src/run/tenants/test-tenants.ts"() {
-    "use strict";
-    init_exit_codes();
-    init_tenants();
-  }
-});
-
-// src/terminal/test-progress.ts
-var test_progress_exports = {};
-__export(test_progress_exports, {
-  Progress: () => Progress
-});
-var Progress;
-var init_test_progress = __esm({
-  "src/terminal/test-progress.ts"() {
-    "use strict";
-    init_progress_line();
-    Progress = class {
-      constructor(stream, line) {
-        this.line = line;
-        this.widget = new ProgressLine(stream);
-      }
-      running = [];
-      done = 0;
-      total = 0;
-      widget;
-      start(label, done, total) {
-        this.running.push(label);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      finish(label, done, total) {
-        const at = this.running.indexOf(label);
-        if (at !== -1) this.running.splice(at, 1);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      draw() {
-        this.widget.show(this.line(this.done, this.total, this.running.at(-1), this.widget.columns));
-      }
-      clear() {
-        this.widget.clear();
-      }
+    init_reporter();
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
     };
+  }
+});
+
+// src/run/report.ts
+var report_exports = {};
+__export(report_exports, {
+  reportCompare: () => reportCompare,
+  reportMerge: () => reportMerge,
+  reportSinks: () => reportSinks
+});
+import { resolve as resolve24 } from "node:path";
+async function reportMerge(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const reporters = parseReporters(options.reporters, false);
+  if (!reporters.ok) throw new RoleflowError(reporters.error);
+  const inputs = await readJsonReports(ports.cwd, options.reports);
+  const merged = mergeReports(inputs, { allowPartial: options.allowPartial });
+  if (!merged.ok) throw new RoleflowError(merged.error);
+  for (const warning2 of mergeWarnings(inputs)) output.err(warning2);
+  const report = redactReport(merged.value, output.redactor);
+  const specs = [{ name: "json", file: options.out ?? "roleflow-report.json" }, ...reporters.value];
+  const sinks = reportSinks(ports);
+  for (const reporter of createReporters(specs, sinks, { style: { color: output.color("stdout") }, live: false })) await reporter.onRunEnd(report);
+  const { written } = sinks;
+  const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : "";
+  output.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+  if (report.summary.failed > 0) return ExitCode.TestsFailed;
+  const none = noTestRanReason(report);
+  if (none === void 0) return ExitCode.Ok;
+  output.err(options.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
+  return options.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+}
+async function reportCompare(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const format = COMPARE_FORMATS.find((f) => f === options.format);
+  if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(", ")}`, "usage");
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const files = { base: options.base, head: options.head };
+  if (format === "json") output.data(comparison, (c) => renderComparison(c, files, "json"));
+  else output.out(renderComparison(comparison, files, format));
+  return options.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+}
+function reportSinks(ports) {
+  const { output } = ports;
+  const written = [];
+  return {
+    cwd: ports.cwd,
+    env: ports.env,
+    out: (text3) => output.out(text3),
+    data: (report, render3) => output.data(report, render3),
+    async file(name, text3, kind, append) {
+      await writeReportFile(resolve24(ports.cwd, name), name, kind === "human" ? output.redactor.text(text3) : text3, append);
+      written.push(name);
+    },
+    get redactor() {
+      return output.redactor;
+    },
+    written
+  };
+}
+var init_report2 = __esm({
+  "src/run/report.ts"() {
+    "use strict";
+    init_compare2();
+    init_errors();
+    init_redact();
+    init_report_file();
+    init_compare4();
+    init_digest();
+    init_json();
+    init_no_tests();
+    init_reporters();
+    init_run_report();
+    init_ports();
+    init_read_reports();
+  }
+});
+
+// src/run/serve.ts
+var serve_exports = {};
+__export(serve_exports, {
+  DEV_TOKEN: () => DEV_TOKEN,
+  serve: () => serve
+});
+import { resolve as resolve25 } from "node:path";
+async function serve(options, ports) {
+  const { output } = ports;
+  const fromEnv = ports.env["ROLEFLOW_TOKEN"];
+  const token = options.token ?? (fromEnv || DEV_TOKEN);
+  if (token !== DEV_TOKEN) output.addSecrets([token], options.token !== void 0 ? "--token" : void 0);
+  const config = await configOf(options, ports);
+  const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  const own = config.local.flowsConfig;
+  const flows = options.flowsConfig !== void 0 ? resolve25(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
+  const emulator = await startEmulator2({
+    host: options.host,
+    port: options.port,
+    token,
+    latencyMs: options.latency,
+    failRate: options.failRate,
+    lostRate: options.lostRate,
+    ...options.seed === void 0 ? {} : { seed: options.seed },
+    ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
+    ...options.data === void 0 ? {} : { dataFile: resolve25(ports.cwd, options.data) },
+    ...flows === void 0 ? {} : { flows },
+    ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
+    onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
+  });
+  const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${options.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
+  if (options.json) output.json({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+  else output.out(`roleflow serve: listening
+  base URL:      ${emulator.baseUrl}
+  WebSocket URL: ${emulator.wsUrl}
+  auth:          ${auth2}`);
+  await new Promise((stop2) => ports.interruption(stop2));
+  await emulator.close();
+  return ExitCode.Ok;
+}
+var DEV_TOKEN;
+var init_serve = __esm({
+  "src/run/serve.ts"() {
+    "use strict";
+    init_ports();
+    DEV_TOKEN = "roleflow-dev-token";
+  }
+});
+
+// src/run/flows/test.ts
+var test_exports = {};
+__export(test_exports, {
+  test: () => test
+});
+import { resolve as resolve26 } from "node:path";
+async function test(options, ports) {
+  const reporters = parseReporters(options.reporters, options.json);
+  if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
+  const flags = { grep: options.grep, shard: options.shard, transport: options.transport, repeat: options.repeat, passWithNoTests: options.passWithNoTests };
+  const parsed = parseSelectionFlags(flags);
+  const config = await configOf(options, ports);
+  const several2 = await severalTenants(config, options);
+  const files = await loadFlowTests(ports.cwd, config, options.paths);
+  const baseline = await loadBaseline(ports.cwd, options.baseline);
+  const run2 = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
+  const testOne = async (tenant, specs, name) => {
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
+    ports.output.addSecrets(secrets);
+    if (name !== void 0 && specs.some(consoleOnStdout)) ports.output.out(`=== tenant ${name} ===`);
+    return run2(tenant, { runs, shard: parsed.shard, assertions }, specs, name);
+  };
+  if (several2 === void 0) {
+    return testOne(await openOneTenant(ports, config, options, "test"), reporters.value);
+  }
+  const opened = await openTenants(ports, config, several2);
+  const testTenant = (name, i) => {
+    const specs = reportersOfTenant(reporters.value, name);
+    if (!specs.ok) throw new RoleflowError(specs.error, "usage");
+    return testOne(opened[i], specs.value, name);
+  };
+  return testTenantsInOrder(several2, testTenant, { out: (line) => ports.output.out(line), err: (line) => ports.output.err(line) });
+}
+function testRun(options, ports, config, given) {
+  const { output } = ports;
+  let commit;
+  let treeAtStart;
+  const reportsWritten = [];
+  const file = ports.terminal.stdoutFile;
+  const workTree = (when2) => {
+    if (when2 === "end") return workTreeState(ports.cwd, { paths: reportsWritten, ...file && { file } });
+    return treeAtStart ??= workTreeState(ports.cwd, file && { file });
+  };
+  const testedCommit = () => commit ??= currentCommit(ports.cwd, ports.env).then((lookup2) => {
+    if (lookup2.warning !== void 0) output.err(lookup2.warning);
+    return lookup2.commit;
+  });
+  return async (tenant, planned, specs, several2) => {
+    const live = specs.some(consoleOnStdout);
+    const status = live && ports.terminal.canShowProgress ? ports.terminal.statusLine() : void 0;
+    output.showLiveLine(status);
+    const sinks = reportSinks(ports);
+    const reporters = createReporters(specs, sinks, { style: { color: output.color("stdout"), quiet: options.quiet }, live: true, status });
+    const each = (hook2) => reporters.forEach(hook2);
+    const onResult = reporters.filter((r) => r.onTestResult !== void 0);
+    const signal = ports.interruption(() => {
+      status?.clear();
+      output.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+    });
+    const { report, interrupted, notes } = await runTestSession({
+      tenant,
+      ...planned,
+      concurrency: options.concurrency ?? config.flows.concurrency,
+      bail: options.bail,
+      strictEnd: options.strictEnd ?? config.flows.strictEnd,
+      signal,
+      selection: given.selection,
+      redactor: output.redactor,
+      baseline: given.baseline,
+      commit: await testedCommit(),
+      rolesIgnore: config.roles.ignore,
+      workTree,
+      events: {
+        started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
+        finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
+        tested: (result) => {
+          if (onResult.length === 0) return;
+          const shown = redactResult(result, output.redactor);
+          for (const r of onResult) r.onTestResult?.(shown);
+        }
+      }
+    });
+    status?.clear();
+    for (const note of notes) output.err(note);
+    await tenant.close();
+    for (const reporter of reporters) await reporter.onRunEnd(report);
+    const written = sinks.written;
+    reportsWritten.push(...written.map((f) => resolve26(ports.cwd, f)));
+    if (written.length > 0 && (live || several2 !== void 0)) output.err(`${live || several2 === void 0 ? "" : `tenant ${several2}: `}wrote ${written.join(", ")}`);
+    if (interrupted) return ExitCode.Interrupted;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason(report);
+    if (none === void 0) return ExitCode.Ok;
+    const named2 = several2 === void 0 ? "" : `tenant ${several2}: `;
+    if (options.passWithNoTests) {
+      output.err(`${named2}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    output.err(`error: ${named2}${noTestRanError(none)}`);
+    return ExitCode.Error;
+  };
+}
+function consoleOnStdout(r) {
+  return r.name === "console" && (r.file === void 0 || r.file === "-");
+}
+var init_test = __esm({
+  "src/run/flows/test.ts"() {
+    "use strict";
+    init_errors();
+    init_git_commit();
+    init_work_tree();
+    init_no_tests();
+    init_reporters();
+    init_run_report();
+    init_ports();
+    init_report2();
+    init_tenants3();
+    init_several_tenants();
+    init_test_session();
+  }
+});
+
+// src/emulator/flow-role-refs.ts
+function flowRoleReferences(text3, file) {
+  const loaded = loadFlowsSource(text3, file);
+  if (!loaded.ok) return loaded;
+  const { config, source } = loaded.value;
+  const references = [];
+  const at = (flow, name, by, keys) => {
+    references.push({ flow, name, by, file, ...source.locate(pointerOf(["flows", flow, ...keys])) });
+  };
+  for (const [flow, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step2, i) => {
+      if (step2.role !== void 0) at(flow, step2.role, `step "${step2.service}"`, ["steps", String(i), "role"]);
+    });
+    for (const { text: string, at: keys } of stringsIn(outputs)) {
+      for (const template of roleTemplatesIn(string)) {
+        if ("name" in template) at(flow, template.name, "the outputs", ["outputs", ...keys]);
+      }
+    }
+  }
+  return { ok: true, value: references };
+}
+var init_flow_role_refs = __esm({
+  "src/emulator/flow-role-refs.ts"() {
+    "use strict";
+    init_flows_config();
+    init_role_refs();
+  }
+});
+
+// src/run/embedded-flow-roles.ts
+async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
+  if (!flows.own && tests === void 0) return [];
+  const text3 = await readTextFile(flows, FLOWS_FILE);
+  if (!text3.ok) return text3.issues;
+  const references = flowRoleReferences(text3.value, flows.file);
+  if (!references.ok) return references.issues;
+  const testedBy = /* @__PURE__ */ new Map();
+  for (const test2 of tests ?? []) if (!testedBy.has(test2.flow)) testedBy.set(test2.flow, test2.file);
+  const { kept, excluded } = filesForTenant(roles, LOCAL_TENANT);
+  const held = new Set(kept.map((r) => r.name));
+  return references.value.filter((ref2) => !held.has(ref2.name) && (flows.own || testedBy.has(ref2.flow))).map((ref2) => {
+    const tested = testedBy.get(ref2.flow);
+    const used = `Role ${quote(ref2.name)} (${ref2.by} of flow ${quote(ref2.flow)}${tested === void 0 ? "" : `, tested by ${tested}`})`;
+    const other = excluded.find((r) => r.name === ref2.name);
+    const why2 = other === void 0 ? `is in no role file of ${rolesDir}/: the embedded tenant will not have it, and the flow fails there` : `is ${notForTenantReason(other, LOCAL_TENANT)}: the embedded tenant will not have it, and the flow fails there`;
+    return { file: ref2.file, line: ref2.line, col: ref2.col, message: `${used} ${why2}` };
+  });
+}
+var FLOWS_FILE;
+var init_embedded_flow_roles = __esm({
+  "src/run/embedded-flow-roles.ts"() {
+    "use strict";
+    init_roles();
+    init_flow_role_refs();
+    init_source_files();
+    init_open_tenant();
+    FLOWS_FILE = { maxBytes: 4 * 1024 * 1024, noun: "an emulator flows file", holds: "YAML text" };
   }
 });
 
 // src/run/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
+  testTenantOf: () => testTenantOf,
+  validate: () => validate,
   validateSources: () => validateSources
 });
+async function validate(options, ports) {
+  const { cwd, output } = ports;
+  const config = await configOf(options, ports);
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === "local";
+  const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
+  const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf(cwd, config) : void 0;
+  const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
+    strictEnd: config.flows.strictEnd,
+    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    testTenant: testTenantOf(config, ports.env),
+    ...embedded && { embeddedFlows: embedded }
+  });
+  const valid = result.issues.length === 0;
+  if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join("\n"));
+  if (options.json) {
+    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+  } else if (!valid) {
+    output.err(result.issues.map(formatIssue).join("\n"));
+  } else {
+    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    output.out(`${count(result.roleFiles, "role file")} and ${count(result.flowFiles, "flow test file")} are valid.`);
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
 async function validateSources(cwd, roles, flows, options) {
   const result = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir, what) => {
@@ -79809,16 +81423,19 @@ async function validateSources(cwd, roles, flows, options) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames;
+  let roleFiles = hasRoles ? void 0 : [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
+      roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t9) => ({ ...t9, files: filesForTenant(loaded.value, t9.name).kept }));
+      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t9) => t9.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
     } else result.issues.push(...loaded.issues);
   }
+  let tests;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
@@ -79826,31 +81443,51 @@ async function validateSources(cwd, roles, flows, options) {
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
     if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok) {
+      tests = loaded.value;
+      result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
+    }
   }
+  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t9) => ({
-    file: t9.file,
-    line: t9.line,
-    col: t9.col,
-    message: `warning: test "${t9.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t6) => ({
+    file: t6.file,
+    line: t6.line,
+    col: t6.col,
+    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
+}
+function testTenantOf(config, env) {
+  const name = env["ROLEFLOW_TENANT"] || config.defaultTenant || "local";
+  const configured = configuredTenant(config, name);
+  if (configured !== void 0) return { name, hasWs: configured.wsUrl !== void 0 };
+  return name === "local" ? { name, hasWs: true } : void 0;
+}
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 var init_validate = __esm({
   "src/run/validate.ts"() {
     "use strict";
+    init_config();
     init_errors();
     init_flows();
     init_runs();
     init_flow_files();
     init_roles();
     init_role_files();
+    init_ports();
     init_source_files();
+    init_config_file();
+    init_flow_files();
+    init_role_files();
+    init_embedded_flow_roles();
   }
 });
 
-// src/core/drift/classify.ts
+// src/core/apply/history/drift/classify.ts
 function lastApplied(records) {
   let applied;
   for (const record of records) {
@@ -79892,7 +81529,7 @@ function driftExitCode(statuses) {
 }
 var DRIFT_STATUSES, DRIFT_FOUND, ABSENT;
 var init_classify = __esm({
-  "src/core/drift/classify.ts"() {
+  "src/core/apply/history/drift/classify.ts"() {
     "use strict";
     DRIFT_STATUSES = ["drifted", "conflict", "created_outside", "deleted_outside", "pending", "unclassified", "in_sync"];
     DRIFT_FOUND = /* @__PURE__ */ new Set(["drifted", "conflict", "created_outside", "deleted_outside"]);
@@ -79900,34 +81537,34 @@ var init_classify = __esm({
   }
 });
 
-// src/core/drift/remedy.ts
+// src/core/apply/history/drift/remedy.ts
 function driftRemedy(status, tenant, name) {
-  const t9 = `--tenant ${shellWord(tenant)} --target ${shellWord(name)}`;
+  const t6 = `--tenant ${shellWord(tenant)} --target ${shellWord(name)}`;
   switch (status) {
     case "in_sync":
       return void 0;
     case "pending":
-      return `roleflow apply ${t9} applies the files`;
+      return `roleflow apply ${t6} applies the files`;
     case "drifted":
-      return `roleflow apply ${t9} reverts the tenant to the files; roleflow pull ${t9} --force adopts the tenant's version into the files (for a pull request)`;
+      return `roleflow apply ${t6} reverts the tenant to the files; roleflow pull ${t6} --force adopts the tenant's version into the files (for a pull request)`;
     case "conflict":
-      return `roleflow plan ${t9} shows both; roleflow apply ${t9} keeps the files' version, roleflow pull ${t9} --force the tenant's`;
+      return `roleflow plan ${t6} shows both; roleflow apply ${t6} keeps the files' version, roleflow pull ${t6} --force the tenant's`;
     case "created_outside":
-      return `roleflow pull ${t9} adopts it into the files; roleflow apply ${t9} --prune deletes it`;
+      return `roleflow pull ${t6} adopts it into the files; roleflow apply ${t6} --prune deletes it`;
     case "deleted_outside":
-      return `roleflow apply ${t9} creates it again; or delete its role file to let it go`;
+      return `roleflow apply ${t6} creates it again; or delete its role file to let it go`;
     case "unclassified":
-      return `roleflow plan ${t9} shows the difference (the journal has no record yet: apply once to start it)`;
+      return `roleflow plan ${t6} shows the difference (the journal has no record yet: apply once to start it)`;
   }
 }
 var init_remedy = __esm({
-  "src/core/drift/remedy.ts"() {
+  "src/core/apply/history/drift/remedy.ts"() {
     "use strict";
     init_display();
   }
 });
 
-// src/core/drift/report.ts
+// src/core/apply/history/drift/report.ts
 function isDriftError(entry) {
   return "error" in entry;
 }
@@ -79983,8 +81620,8 @@ function orNull(sha) {
   return sha === ABSENT ? null : sha;
 }
 var DRIFT_FORMAT_VERSION;
-var init_report = __esm({
-  "src/core/drift/report.ts"() {
+var init_report3 = __esm({
+  "src/core/apply/history/drift/report.ts"() {
     "use strict";
     init_reserved();
     init_matching();
@@ -79995,66 +81632,63 @@ var init_report = __esm({
   }
 });
 
-// src/core/drift/render.ts
-function driftLabel(status) {
-  return WORDS[status].label;
-}
+// src/core/apply/history/drift/render.ts
 function renderDriftText(doc) {
   const several2 = doc.tenants.length > 1;
-  return doc.tenants.map((t9) => [...several2 ? [`=== tenant ${showName(t9.tenant)} ===`] : [], ...isDriftError(t9) ? [`Tenant ${quote(t9.tenant)} could not be asked: ${escapeControls(t9.error.message)}`] : tenantLines(t9)].join("\n")).join("\n\n");
+  return doc.tenants.map((t6) => [...several2 ? [`=== tenant ${showName(t6.tenant)} ===`] : [], ...isDriftError(t6) ? [`Tenant ${quote(t6.tenant)} could not be asked: ${escapeControls(t6.error.message)}`] : tenantLines(t6)].join("\n")).join("\n\n");
 }
-function tenantLines(t9) {
+function tenantLines(t6) {
   const lines2 = [];
-  const last = t9.journal?.last;
+  const last = t6.journal?.last;
   lines2.push(
-    last === void 0 ? `Tenant ${quote(t9.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t9.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
+    last === void 0 ? `Tenant ${quote(t6.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t6.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
   );
-  for (const role of t9.roles) {
+  for (const role of t6.roles) {
     if (role.status === "in_sync") continue;
     const w = WORDS[role.status];
     lines2.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
     lines2.push(`      ${role.remedy}`);
   }
-  lines2.push(summaryLine2(t9));
+  lines2.push(summaryLine2(t6));
   return lines2;
 }
 function several(role) {
   return (role.ids?.length ?? 0) > 1 ? ` (the tenant holds ${role.ids.length} Roles of this name)` : "";
 }
-function summaryLine2(t9) {
-  const parts = DRIFT_STATUSES.filter((s) => t9.summary[s] > 0).map((s) => `${t9.summary[s]} ${WORDS[s].label}`);
-  const hidden = t9.hidden > 0 ? `; ${plural(t9.hidden, "Role")} hidden by drift.ignore` : "";
+function summaryLine2(t6) {
+  const parts = DRIFT_STATUSES.filter((s) => t6.summary[s] > 0).map((s) => `${t6.summary[s]} ${WORDS[s].label}`);
+  const hidden = t6.hidden > 0 ? `; ${plural(t6.hidden, "Role")} hidden by drift.ignore` : "";
   return `Drift: ${parts.length === 0 ? "no Roles" : parts.join(", ")}${hidden}.`;
 }
 function driftMarker(tenant) {
   return `roleflow:drift:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 }
-function driftIssue(t9, footer = "") {
-  const marker = driftMarker(t9.tenant);
-  const found = t9.roles.filter((r) => DRIFT_FOUND.has(r.status));
-  const shown = t9.roles.filter((r) => r.status !== "in_sync");
-  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t9.tenant)}`, "", `**${mdText(summaryLine2(t9))}**`, ""];
+function driftIssue(t6, footer = "") {
+  const marker = driftMarker(t6.tenant);
+  const found = t6.roles.filter((r) => DRIFT_FOUND.has(r.status));
+  const shown = t6.roles.filter((r) => r.status !== "in_sync");
+  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t6.tenant)}`, "", `**${mdText(summaryLine2(t6))}**`, ""];
   if (found.length === 0) lines2.push("Nothing changed on the tenant behind roleflow's back: this issue is closed.", "");
   if (shown.length > 0) {
     lines2.push("| Role | status | what settles it |", "|---|---|---|");
     for (const r of shown.slice(0, MAX_ROWS)) lines2.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy)} |`);
-    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t9.tenant)}\` lists them all.`);
+    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t6.tenant)}\` lists them all.`);
     lines2.push("");
   }
   lines2.push("`drifted`: changed on the tenant since roleflow applied it. `pending`: merged, not applied yet. `roleflow apply` reverts a drift; `roleflow pull --target NAME` adopts a hand edit into the files for a pull request.");
   if (footer !== "") lines2.push("", footer);
-  return { marker, title: `roleflow drift: tenant ${escapeControls(t9.tenant)}`, body: `${lines2.join("\n")}
+  return { marker, title: `roleflow drift: tenant ${escapeControls(t6.tenant)}`, body: `${lines2.join("\n")}
 `, open: found.length > 0 };
 }
 var WORDS, MAX_ROWS;
 var init_render3 = __esm({
-  "src/core/drift/render.ts"() {
+  "src/core/apply/history/drift/render.ts"() {
     "use strict";
     init_safe_text();
     init_markdown_parts();
     init_display();
     init_classify();
-    init_report();
+    init_report3();
     WORDS = {
       in_sync: { label: "in sync", sign: "=", meaning: "the tenant holds what the files say" },
       pending: { label: "pending", sign: ">", meaning: "the files changed since roleflow last applied them; the tenant is as roleflow left it" },
@@ -80068,41 +81702,44 @@ var init_render3 = __esm({
   }
 });
 
-// src/core/drift/index.ts
-var drift_exports = {};
-__export(drift_exports, {
-  ABSENT: () => ABSENT,
-  DRIFT_FORMAT_VERSION: () => DRIFT_FORMAT_VERSION,
-  DRIFT_FOUND: () => DRIFT_FOUND,
-  DRIFT_STATUSES: () => DRIFT_STATUSES,
-  classify: () => classify,
-  driftExitCode: () => driftExitCode,
-  driftIssue: () => driftIssue,
-  driftLabel: () => driftLabel,
-  driftMarker: () => driftMarker,
-  driftRemedy: () => driftRemedy,
-  isDriftError: () => isDriftError,
-  lastApplied: () => lastApplied,
-  renderDriftText: () => renderDriftText,
-  summaryLine: () => summaryLine2,
-  tenantDrift: () => tenantDrift
-});
+// src/core/apply/history/drift/index.ts
 var init_drift = __esm({
-  "src/core/drift/index.ts"() {
+  "src/core/apply/history/drift/index.ts"() {
     "use strict";
     init_classify();
-    init_report();
+    init_report3();
     init_render3();
     init_remedy();
   }
 });
 
-// src/run/drift.ts
-var drift_exports2 = {};
-__export(drift_exports2, {
-  drift: () => drift
+// src/run/history/drift.ts
+var drift_exports = {};
+__export(drift_exports, {
+  drift: () => drift,
+  driftDocument: () => driftDocument
 });
-async function drift(opts, ports) {
+async function drift(options, ports) {
+  const { output } = ports;
+  const config = await configOf(options, ports);
+  const several2 = await severalTenants(config, options);
+  const names = several2 ?? [tenantNameOf(config, { tenant: oneTenant(options, ports, "drift"), baseUrl: options.baseUrl })];
+  const open5 = (name) => several2 === void 0 ? openOneTenant(ports, config, options, "drift") : ports.openTenant(config, { tenant: name }, { named: true });
+  const doc = await driftDocument({ cwd: ports.cwd, config, tenants: names, roles: options.roles }, { open: open5, warn: (line) => output.err(line) });
+  const reported = doc.tenants.filter((entry) => !isDriftError(entry));
+  if (options.notify === "issue") for (const entry of reported) entry.issue = driftIssue(entry);
+  if (options.json) output.json(doc);
+  else output.out(renderDriftText(doc));
+  for (const entry of reported) {
+    if (entry.issue === void 0 || options.json) continue;
+    output.err(`notify: the issue of tenant ${quote(entry.tenant)} is to be ${entry.issue.open ? "open" : "closed"}: the Action's command: drift with notify: issue posts it (--json holds its title and body)`);
+  }
+  const failed3 = doc.tenants.filter(isDriftError);
+  for (const entry of failed3) output.err(`error: tenant ${quote(entry.tenant)}: ${entry.error.message}`);
+  if (failed3.length > 0) return ExitCode.Error;
+  return options.detailedExitcode ? driftExitCode(reported.flatMap((entry) => entry.roles.map((r) => r.status))) : ExitCode.Ok;
+}
+async function driftDocument(opts, ports) {
   const { cwd, config } = opts;
   const files = await loadRoleFiles(cwd, rolesDirOf(cwd, config, opts.roles));
   if (!files.ok) throw new InvalidFilesError(files.issues);
@@ -80125,25 +81762,28 @@ async function drift(opts, ports) {
   return { format_version: DRIFT_FORMAT_VERSION, tenants };
 }
 var init_drift2 = __esm({
-  "src/run/drift.ts"() {
+  "src/run/history/drift.ts"() {
     "use strict";
     init_config();
     init_errors();
     init_drift();
     init_roles();
-    init_tenants();
+    init_tenants2();
     init_role_files();
+    init_open_tenant();
+    init_ports();
+    init_tenants3();
     init_journal();
   }
 });
 
-// src/run/role-contents.ts
+// src/run/history/role-contents.ts
 function commitsBefore(records, upTo) {
   return records.slice(0, upTo + 1).reverse().map((r) => r.commit);
 }
 var MAX_COMMITS, RoleContents;
 var init_role_contents = __esm({
-  "src/run/role-contents.ts"() {
+  "src/run/history/role-contents.ts"() {
     "use strict";
     init_config();
     init_history();
@@ -80196,11 +81836,13 @@ var init_role_contents = __esm({
   }
 });
 
-// src/run/history.ts
-var history_exports2 = {};
-__export(history_exports2, {
+// src/run/history/history.ts
+var history_exports = {};
+__export(history_exports, {
   findRecord: () => findRecord,
   history: () => history,
+  historyDocument: () => historyDocument,
+  historyShow: () => historyShow,
   journalRecords: () => journalRecords,
   showRecord: () => showRecord
 });
@@ -80217,7 +81859,26 @@ async function journalRecords(cwd, config, tenant, ports) {
     await open5.close();
   }
 }
-async function history(opts, ports) {
+async function history(options, ports) {
+  const { config, tenant, reader } = await journalOf2(options, ports, "history");
+  const doc = await historyDocument({ cwd: ports.cwd, config, tenant, limit: options.limit }, reader);
+  if (options.json) ports.output.json(doc);
+  else ports.output.out(renderHistoryText(doc));
+  return ExitCode.Ok;
+}
+async function historyShow(options, ports) {
+  const { config, tenant, reader } = await journalOf2(options, ports, "history show");
+  const shown = await showRecord({ cwd: ports.cwd, config, tenant, id: options.id, diff: options.diff }, reader);
+  if (options.json) ports.output.json(recordDocument(tenant, shown.record, shown.diffs));
+  else ports.output.out(renderRecordText(shown.record, shown.diffs));
+  return ExitCode.Ok;
+}
+async function journalOf2(options, ports, verb) {
+  const config = await configOf(options, ports);
+  const tenant = tenantNameOf(config, { tenant: oneTenant(options, ports, verb), baseUrl: options.baseUrl });
+  return { config, tenant, reader: { open: (name) => openOneTenant(ports, config, options, verb, name), warn: (line) => ports.output.err(line) } };
+}
+async function historyDocument(opts, ports) {
   const { records, store, skipped: skipped2 } = await journalRecords(opts.cwd, opts.config, opts.tenant, ports);
   return {
     format_version: HISTORY_FORMAT_VERSION,
@@ -80253,22 +81914,63 @@ async function showRecord(opts, ports) {
   return { record, diffs };
 }
 var init_history2 = __esm({
-  "src/run/history.ts"() {
+  "src/run/history/history.ts"() {
     "use strict";
     init_errors();
     init_history();
     init_roles();
     init_journal_file();
+    init_open_tenant();
+    init_ports();
+    init_tenants3();
     init_journal();
     init_role_contents();
   }
 });
 
-// src/run/rollback.ts
+// src/run/history/rollback.ts
 var rollback_exports = {};
 __export(rollback_exports, {
-  planRollback: () => planRollback
+  planRollback: () => planRollback,
+  rollback: () => rollback
 });
+import { resolve as resolve27 } from "node:path";
+async function rollback(options, ports) {
+  const { output } = ports;
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+  const config = await configOf(options, ports);
+  const planned = await planRollback(
+    { cwd: ports.cwd, config, to: options.to, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune === true, now: ports.clock.now() },
+    { open: () => openOneTenant(ports, config, options, "rollback"), warn: (line) => output.err(line) }
+  );
+  const { plan: plan2, tenant } = planned;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  output.err(`Rolling tenant ${tenant.target.name} back to ${planned.target}.`);
+  const shown = renderPlanText(plan2, { color: output.color(options.json || options.out !== void 0 ? "stderr" : "stdout"), rolesDir: "" });
+  if (options.out !== void 0) {
+    await tenant.close();
+    output.out(shown);
+    if (plan2.guards.length > 0) {
+      output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${options.out}: guards refuse it.`].join("\n"));
+      return ExitCode.Refused;
+    }
+    await savePlan(resolve27(ports.cwd, options.out), plan2);
+    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}`);
+    return ExitCode.Ok;
+  }
+  const flags = {
+    json: options.json,
+    autoApprove: options.autoApprove,
+    concurrency: options.concurrency ?? config.roles.concurrency,
+    protect: config.roles.protect,
+    saveAndApply: `roleflow rollback --to ${shellWord(options.to)} --out plan.json && roleflow apply plan.json`,
+    journal: { config, command: "rollback", rollbackOf: planned.rollbackOf, commit: planned.commit }
+  };
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(ports, plan2, tenant, flags, false, planned.remote)] : approved;
+  if (options.json) printApplyJson(ports, ends, void 0);
+  return ends[0].code;
+}
 async function planRollback(opts, ports) {
   const tenant = await ports.open();
   let target;
@@ -80341,9 +82043,15 @@ async function recordTarget(opts, records, index, tenant) {
   return { files, config: opts.config, rollbackOf: record.id, target: `the tenant before record ${record.id}`, commit: null };
 }
 var init_rollback = __esm({
-  "src/run/rollback.ts"() {
+  "src/run/history/rollback.ts"() {
     "use strict";
     init_errors();
+    init_plan();
+    init_display();
+    init_plan_file();
+    init_ports();
+    init_applying();
+    init_tenants3();
     init_history();
     init_roles();
     init_commit_roles();
@@ -80351,7 +82059,7 @@ var init_rollback = __esm({
     init_role_files();
     init_history2();
     init_journal();
-    init_plan2();
+    init_fresh_plan();
     init_role_contents();
   }
 });
@@ -80808,9 +82516,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t9 = 0) {
-          return new this.Promise(function(resolve25, reject2) {
-            return setTimeout(resolve25, t9);
+        yieldLoop(t6 = 0) {
+          return new this.Promise(function(resolve29, reject2) {
+            return setTimeout(resolve29, t6);
           });
         }
         computePenalty() {
@@ -81021,15 +82729,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve25, returned, task;
+          var args, cb, error2, reject2, resolve29, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve25, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve29, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve25(returned);
+                  return resolve29(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -81044,13 +82752,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve25;
-          resolve25 = reject2 = null;
+          var promise, reject2, resolve29;
+          resolve29 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve25 = _resolve;
+            resolve29 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve25, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve29, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -81451,14 +83159,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve25, reject2) => {
+              return new this.Promise((resolve29, reject2) => {
                 if (finished()) {
-                  return resolve25();
+                  return resolve29();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve25();
+                      return resolve29();
                     }
                   });
                 }
@@ -81551,9 +83259,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve25, reject2) {
+              return new this.Promise(function(resolve29, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve25)(args3);
+                  return (args3[0] != null ? reject2 : resolve29)(args3);
                 });
               });
             };
@@ -81675,6 +83383,12 @@ var require_light = __commonJS({
   }
 });
 
+// src/engine.ts
+import { setFlagsFromString } from "node:v8";
+function runWasmWithBaselineCompiler() {
+  setFlagsFromString("--liftoff-only");
+}
+
 // action/src/main.ts
 init_config();
 init_redact();
@@ -81686,7 +83400,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -81853,29 +83567,29 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve25) {
-      resolve25(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve25, reject2) {
+  return new (P || (P = Promise))(function(resolve29, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
-      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step2(result) {
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile: writeFile2 } = promises;
@@ -82152,29 +83866,29 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve25) {
-      resolve25(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve25, reject2) {
+  return new (P || (P = Promise))(function(resolve29, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
-      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step2(result) {
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode2;
@@ -82365,16 +84079,16 @@ function tenantFlags(selection) {
 function severalTenantsName(selection) {
   return [...selection.all ? ["all-tenants"] : [], ...selection.names].join("+");
 }
-function checkTenantInputs(command, selection, promote) {
+function checkTenantInputs(command, selection, promote2) {
   if (command === "promote") {
-    const missing = ["from", "to", "report"].filter((name) => !promote[name]);
+    const missing = ["from", "to", "report"].filter((name) => !promote2[name]);
     if (missing.length > 0) throw new ActionInputError(`command: promote needs the input${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
     if (selection.names.length > 0 || selection.all) {
       throw new ActionInputError('command: promote takes its tenants from the "from" and "to" inputs, not "tenant" or "all-tenants"');
     }
-    return { from: promote.from, to: promote.to, report: promote.report };
+    return { from: promote2.from, to: promote2.to, report: promote2.report };
   }
-  const stray = ["from", "to", "report"].filter((name) => promote[name]);
+  const stray = ["from", "to", "report"].filter((name) => promote2[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
   if (isSeveral(selection) && !["plan", "apply", "drift"].includes(command)) {
     throw new ActionInputError(
@@ -82397,7 +84111,7 @@ function readInputs(kit) {
   const workingDirectory = isAbsolute2(dir) ? dir : resolve4(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
-  const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
+  const promote2 = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
   const notify = getInput("notify");
   if (notify !== "" && notify !== "issue") throw new ActionInputError(`input "notify" must be issue (or empty), not "${kit.redact(notify)}"`);
   if (notify !== "" && command !== "drift") throw new ActionInputError(`input "notify" is for command: drift, not ${command}`);
@@ -82405,7 +84119,7 @@ function readInputs(kit) {
     command,
     args,
     tenants,
-    promote,
+    promote: promote2,
     workingDirectory,
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
@@ -82475,10 +84189,11 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion20 = __toESM(require_advanced(), 1);
+var import_clipanion19 = __toESM(require_advanced(), 1);
 
-// src/commands/error-line.ts
+// src/terminal/error-line.ts
 init_errors();
+init_exit_codes();
 init_safe_text();
 function describeError(error2, verbose, commandPath) {
   if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
@@ -82498,552 +84213,78 @@ function describeUsageError(error2, commandPath) {
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
+function failure(error2, verbose, commandPath) {
+  return { line: describeError(error2, verbose, commandPath), code: error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error };
+}
 
 // src/cli.ts
 init_redact();
-
-// src/terminal/color.ts
-function useColor(env, isTTY, flag) {
-  if (flag === false) return false;
-  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-  if (flag === true) return true;
-  const force = env["FORCE_COLOR"];
-  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
-  if (env["TERM"] === "dumb") return false;
-  return isTTY;
-}
+init_color();
 
 // src/commands/roles/apply.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
-var t = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve7 } from "node:path";
-
-// src/commands/roles/apply-saved.ts
-init_exit_codes();
-init_display();
-
-// src/commands/roles/applying.ts
-init_errors();
-init_exit_codes();
-init_display();
-
-// src/terminal/live-results.ts
-init_progress_line();
-var LiveResults = class {
-  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
-  constructor(stream, showProgress, print) {
-    this.print = print;
-    this.progress = new ProgressLine(stream, showProgress);
-  }
-  pending = [];
-  progress;
-  status;
-  /** The status line's text; undefined wipes it. */
-  setStatus(text3) {
-    this.status = text3;
-    if (text3 === void 0) this.progress.clear();
-    else this.progress.show(text3);
-  }
-  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
-  count(verb, ended2, total) {
-    this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
-  }
-  add(line) {
-    if (this.pending.length === 0) setImmediate(() => this.flush());
-    this.pending.push(line);
-  }
-  /** Wipe the status line (before any other output); `redraw` draws it again. */
-  clear() {
-    this.progress.clear();
-  }
-  redraw() {
-    if (this.status !== void 0) this.progress.show(this.status);
-  }
-  /** Every pending line out, the status line gone. */
-  finish() {
-    this.status = void 0;
-    this.flush();
-    this.progress.clear();
-  }
-  flush() {
-    if (this.pending.length === 0) return;
-    const text3 = this.pending.join("\n");
-    this.pending.length = 0;
-    this.clear();
-    this.print(text3);
-    this.redraw();
-  }
-};
-
-// src/commands/roles/applying.ts
-var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
-var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
-function ended(code3, plan, status, outcomes = [], reasons = []) {
-  return { code: code3, plan, status, outcomes, reasons };
-}
-async function approveFreshPlans(command, plans, shown, flags) {
-  const changes = plans.some((p) => p.changes.length > 0);
-  if (!flags.json) command.io.out(shown);
-  else if (!flags.autoApprove && changes) command.io.err(shown);
-  const refused = plans.filter((p) => p.guards.length > 0);
-  if (refused.length > 0) {
-    const named = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
-    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
-  }
-  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
-  if (flags.autoApprove) return "approved";
-  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
-  const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-  if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
-  command.io.err("Apply cancelled: nothing was changed.");
-  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
-}
-async function carryOutPlan(command, plan, tenant, flags, several2 = false, remote) {
-  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }, { journalFor: journalFor2, withJournal: withJournal2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports)), Promise.resolve().then(() => (init_journal(), journal_exports))]);
-  const saved = plan.rollback_of === void 0 ? {} : { command: "rollback", rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
-  const { config, command: verb, rollbackOf, commit } = { ...flags.journal, ...saved };
-  const journal = await journalFor2(command.context.cwd, command.context.env, config, tenant, verb, (line) => command.io.err(line), {
-    ...rollbackOf !== void 0 && { rollbackOf },
-    ...commit !== void 0 && { commit, dirty: false }
-  });
-  if (plan.changes.length === 0) {
-    const checked = await withJournal2(plan, remote ?? (() => tenant.client.listRoles()), journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
-    return ended(checked.journal.error === void 0 ? ExitCode.Ok : ExitCode.Error, plan, "no_changes", [], checked.journal.error === void 0 ? [] : [checked.journal.error]);
-  }
-  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text3) => command.io.out(text3));
-  command.io.showLiveLine(live);
-  const interruption = command.interruption(() => {
-    live.setStatus(void 0);
-    command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
-  });
-  live.count("applying", 0, plan.changes.length);
-  const run2 = await withJournal2(
-    plan,
-    remote ?? (() => tenant.client.listRoles()),
-    journal,
-    () => applyPlan2(plan, tenant.client, {
-      concurrency: flags.concurrency,
-      protect: flags.protect,
-      stopped: () => interruption.aborted,
-      onOutcome: (outcome, done, total) => {
-        live.count("applying", done, total);
-        if (!flags.json) live.add(outcomeLine2(outcome));
-      }
-    })
-  );
-  live.finish();
-  command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2, several2 ? plan.tenant.name : void 0);
-  if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
-  if (end.err.length > 0) command.io.err(end.err.join("\n"));
-  const code3 = !end.ok ? run2.interrupted ? ExitCode.Interrupted : ExitCode.Error : run2.journal.error !== void 0 ? ExitCode.Error : ExitCode.Ok;
-  return ended(code3, plan, end.status, run2.outcomes, run2.journal.error === void 0 ? [] : [run2.journal.error]);
-}
-async function printApplyJson(command, ends, several2) {
-  const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-  const one = (e) => JSON.parse(applyResultJson2(e.plan, e.status, e.outcomes, e.reasons));
-  if (several2 === void 0 && ends.length === 1) {
-    const e = ends[0];
-    command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson2(clean, e.status, clean.outcomes, clean.reasons));
-    return;
-  }
-  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several2?.notAttempted ?? [] });
-}
-async function tenantTurn(command, plan, turn) {
-  const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-  try {
-    return await turn();
-  } catch (error2) {
-    if (!isTenantFailure2(error2)) throw error2;
-    const named = tenantError2(plan.tenant.name, error2);
-    command.io.err(`error: ${named.message}`);
-    return ended(named.exitCode, plan, "failed", [], [error2.message]);
-  }
-}
-
-// src/commands/roles/apply-saved.ts
-async function applySavedTenants(command, config, planFile, saved, flags) {
-  const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  const { roles } = config;
-  const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-  const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
-  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(command, planFile, saved, altered, guarded);
-  const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-  const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
-  const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const closeAll = () => Promise.all(opened.map((t9) => t9.close().catch(() => void 0)));
-  const checks = await checkSavedTenants2(steps).catch(async (error2) => {
-    await closeAll();
-    throw error2;
-  });
-  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
-    await closeAll();
-    return refuseSavedTenants(command, planFile, saved, [], checks);
-  }
-  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
-    command.tenantHeading(plan.tenant.name);
-    return tenantTurn(command, plan, () => applySaved(command, config, planFile, plan, flags, tenant));
-  });
-  return command.finish(run2.ended, run2);
-}
-async function refuseSavedTenants(command, planFile, saved, whole, checks) {
-  const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
-  command.io.err(refusal.message);
-  await command.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
-  return refusal.code;
-}
-async function applySaved(command, config, planFile, plan, flags, opened) {
-  const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const open5 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
-  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open5 });
-  const several2 = opened !== void 0;
-  if ("refused" in checked) {
-    const { what, reasons, otherTenant } = checked.refused;
-    const tenant = showName(plan.tenant.name);
-    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several2 ? ` (tenant ${plan.tenant.name})` : "";
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several2 ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
-    return ended(ExitCode.Refused, plan, "refused", [], reasons);
-  }
-  const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several2 ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-  return carryOutPlan(command, checked.plan, checked.tenant, flags, several2);
-}
-
-// src/commands/roles/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
-init_display();
-
-// src/commands/tenant-command.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
-init_errors();
-init_redact();
-init_safe_text();
-import { setMaxListeners } from "node:events";
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-
-// src/terminal/output.ts
-init_redact();
-init_safe_text();
-var CommandOutput = class {
-  constructor(streams, color) {
-    this.streams = streams;
-    this.color = color;
-  }
-  /** Values redacted from everything printed (`addSecrets`). */
-  secretValues = /* @__PURE__ */ new Set();
-  currentRedactor;
-  liveLine;
-  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text3) {
-    this.write(this.streams.stdout, escapeStray(this.redact(text3), this.color("stdout")));
-  }
-  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text3) {
-    this.write(this.streams.stderr, escapeStray(this.redact(text3), this.color("stderr")));
-  }
-  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
-  outJson(value, indent = 2) {
-    this.outData(value, (v) => jsonText(v, indent));
-  }
-  /**
-   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
-   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
-   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
-   * writes nothing.
-   */
-  outData(value, serialise) {
-    const text3 = serialise(this.redactor.values(value));
-    if (text3 !== "") this.write(this.streams.stdout, text3);
-  }
-  /**
-   * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
-   * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
-   * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
-   */
-  outDataBytes(value, serialise) {
-    this.liveLine?.clear();
-    for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
-    this.liveLine?.redraw?.();
-  }
-  /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
-  showLiveLine(line) {
-    this.liveLine = line;
-  }
-  redact(text3) {
-    return this.redactor.text(text3);
-  }
-  /** The redactor of every secret added so far. */
-  get redactor() {
-    return this.currentRedactor ??= makeRedactor(this.secretValues);
-  }
-  /**
-   * Redact these values from all that is printed from now on. A short one may also hide parts of
-   * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
-   */
-  addSecrets(values, flag) {
-    const env = this.streams.env;
-    for (const value of values) {
-      if (!value || this.secretValues.has(value)) continue;
-      this.secretValues.add(value);
-      this.currentRedactor = void 0;
-      if (value.length < SHORT_SECRET_LENGTH) {
-        const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
-        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
-      }
-    }
-  }
-  write(stream, text3, endLine = true) {
-    this.liveLine?.clear();
-    stream.write(!endLine || text3.endsWith("\n") ? text3 : `${text3}
-`);
-    this.liveLine?.redraw?.();
-  }
-};
-
-// src/commands/base.ts
-init_safe_text();
+init_ports();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
   color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  output;
+  made;
   /** clipanion's own `catch` would print on stdout, and an overriding `catch` exits 0. */
   async validateAndExecute() {
     try {
       return await super.validateAndExecute();
     } catch (error2) {
-      this.io.err(describeError(error2, this.verbose, this.path));
-      return error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error;
+      const { line, code: code3 } = failure(error2, this.verbose, this.path);
+      this.ports.output.err(line);
+      return code3;
     }
   }
-  /** Called by `main()` once the command has ended, however it ended. */
+  /** What this command's verb touches: its output (secrets masked), tenants, clock, Ctrl-C, terminal. */
+  get ports() {
+    return (this.made ??= makePorts(this.context, { color: this.color, verbose: this.verbose })).ports;
+  }
+  /** The options of every verb. */
+  get common() {
+    return { config: this.configFile, verbose: this.verbose };
+  }
+  /** Called by `main()` once the command has ended, however it ended: closes the tenants left open. */
   async cleanup() {
-  }
-  /** This command's stdout and stderr, secrets masked. */
-  get io() {
-    return this.output ??= new CommandOutput(this.context, (stream) => this.colorFor(stream));
-  }
-  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
-  colorFor(stream) {
-    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
-  }
-  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
-  canShowProgress() {
-    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
-  }
-  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
-  reportSinks(style, consoleWasLive) {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text3) => this.io.out(text3),
-      data: (value, render3) => this.io.outData(value, render3),
-      style,
-      consoleWasLive,
-      redactor: this.io.redactor
-    };
-  }
-  /**
-   * `--verbose`: the line of one request (the path has its query secrets masked already), after
-   * `tenant NAME:` in a run over several tenants.
-   */
-  requestLine(r, tenant) {
-    if (!this.verbose) return;
-    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.io.err(`${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
-  }
-  async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
+    await this.made?.close();
   }
 };
 
-// src/commands/tenant-command.ts
-var TenantAccessCommand = class extends RoleflowCommand {
-  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
-  opened = /* @__PURE__ */ new Set();
-  /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
-  async openTenantWith(config, flags, named = false) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const tenant = await openTenant2({
-      config,
-      flags,
-      env: this.context.env,
-      cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(named ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
-    });
-    this.io.addSecrets(tenant.secrets);
-    const close = tenant.close.bind(tenant);
-    const tracked = {
-      ...tenant,
-      close: async () => {
-        this.opened.delete(tracked);
-        await close();
-      }
-    };
-    this.opened.add(tracked);
-    return tracked;
-  }
-  /**
-   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
-   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
-   * Opening a configured tenant sends nothing.
-   */
-  async openTenants(config, names) {
-    const opened = [];
-    try {
-      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
-    } catch (error2) {
-      for (const tenant of opened) await tenant.close().catch(() => void 0);
-      throw error2;
-    }
-    return opened;
-  }
-  /**
-   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
-   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
-   * (clear the progress line, say what happens now). A second signal ends the process at once.
-   */
-  interruption(onInterrupt) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    void this.context.waitForShutdown().then(() => {
-      onInterrupt();
-      controller.abort();
-    });
-    return controller.signal;
-  }
-  // An embedded tenant left open would keep the process alive after the command has failed.
-  async cleanup() {
-    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
-  }
-};
-var TenantCommand = class extends TenantAccessCommand {
-  tenants = import_clipanion2.Option.Array("--tenant", {
-    description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
-  });
-  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
-  /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
-  get tenant() {
-    const named = this.tenants ?? [];
-    if (new Set(named).size > 1) throw new RoleflowError(`--tenant is given ${named.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
-    return named[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
-  }
-  /** `name`, or the tenant this command's flags name. */
-  async openTenant(config, name) {
-    return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-  }
-};
-var ManyTenantsCommand = class extends TenantCommand {
-  allTenants = import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
-  /**
-   * The tenants of this run when it is over several (`--all-tenants`, or `--tenant` more than
-   * once), checked against the config; undefined for a run over one tenant, as before.
-   */
-  async severalTenants(config) {
-    const named = this.tenants ?? [];
-    if (!this.allTenants && named.length <= 1) return void 0;
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
-      throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
-    }
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    return selectTenants2(config, { named, all: this.allTenants });
-  }
-};
-
-// src/commands/roles/planning.ts
-async function freshPlanFor(command, config, selection, open5, shared) {
-  const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-  const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
-  const fresh = await makeFreshPlan2({
-    ...shared && { files: shared.files },
-    cwd: command.context.cwd,
-    config,
-    rolesDir,
-    prune: selection.prune,
-    allowEmptyPrune: selection.allowEmptyPrune,
-    open: open5,
-    now: /* @__PURE__ */ new Date(),
-    targets: selection.targets,
-    roleFiles: selection.roleFiles
-  });
-  const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-  const shown = warned.get(command) ?? /* @__PURE__ */ new Set();
-  warned.set(command, shown);
-  for (const line of fresh.warnings.map(formatIssue2)) {
-    if (shown.has(line)) continue;
-    shown.add(line);
-    command.io.err(line);
-  }
-  return { ...fresh, rolesDir };
-}
-var warned = /* @__PURE__ */ new WeakMap();
-var PlanningCommand = class extends ManyTenantsCommand {
-  target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
-  async freshPlanOf(config, roleFiles, tenant) {
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
-  }
-  /**
-   * A fresh plan of each of `names`, in the order of `names`: every tenant opened first (an unknown
-   * one or a missing token stops the run before anything is sent), then listed in parallel (a few
-   * at once). A tenant that cannot be listed gets its error instead of a plan.
-   */
-  async freshPlansOf(config, roleFiles, names) {
-    const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
-    const { loadRoleFiles: loadRoleFiles2, rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const opened = await this.openTenants(config, names);
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const shared = { rolesDir, files: loadRoleFiles2(this.context.cwd, rolesDir) };
-    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]), shared));
-    return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
-  }
-};
-function applyArgumentProblem(args, planFile, flags) {
-  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
-  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
-  if (planFile === void 0) return void 0;
-  if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
-  const given = [flags.roles !== void 0 && "--roles", flags.prune !== void 0 && (flags.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
-  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
-  if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
-  if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
-  return void 0;
-}
-function savedPlanTenantProblem(planFile, tenants, flags) {
-  const names = tenants.map((name) => showName(name)).join(", ");
-  if (tenants.length === 1) {
-    const named = new Set(flags.tenant ?? []);
-    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
-  }
-  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
-  if (given.length === 0) return void 0;
-  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
-}
+// src/commands/options.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+var t = __toESM(require_lib(), 1);
+var tenantsOption = () => import_clipanion2.Option.Array("--tenant", {
+  description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
+});
+var baseUrlOption = () => import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+var wsUrlOption = () => import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+var allTenantsOption = () => import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
+var targetOption = () => import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+var rolesOption = () => import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+var pruneOption = () => import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+var allowEmptyPruneOption = () => import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+var concurrencyOption = (description, max = 64) => numberOption("--concurrency", description, { min: 1, max, integer: true });
+var applyConcurrencyOption = () => concurrencyOption("Requests at once (default: roles.concurrency of the config, else 4)");
+var autoApproveOption = (description) => import_clipanion2.Option.Boolean("--auto-approve", false, { description });
+var jsonOption = (description) => import_clipanion2.Option.Boolean("--json", false, { description });
+var reporterOption = (description) => import_clipanion2.Option.Array("--reporter", [], { description });
+var thresholdOption = (description) => import_clipanion2.Option.String("--threshold", "20%", { description });
+var failOnRegressionOption = (description) => import_clipanion2.Option.Boolean("--fail-on-regression", false, { description });
+var passWithNoTestsOption = (description) => import_clipanion2.Option.Boolean("--pass-with-no-tests", false, { description });
+var numberIn = (range) => t.cascade(t.isNumber(), [...range.integer === true ? [t.isInteger()] : [], t.isInInclusiveRange(range.min, range.max)]);
+var numberOption = (flag, description, range) => import_clipanion2.Option.String(flag, { description, validator: numberIn(range) });
+var numberOptionOr = (flag, initial, description, range) => import_clipanion2.Option.String(flag, initial, { description, validator: numberIn(range) });
 
 // src/commands/roles/apply.ts
-var ApplyCommand = class extends PlanningCommand {
+var ApplyCommand = class extends RoleflowCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion3.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -83092,102 +84333,31 @@ var ApplyCommand = class extends PlanningCommand {
       ["A reviewed plan of production, applied there (the plan names its tenant)", "roleflow plan --tenant production --out prod.json && roleflow apply prod.json"]
     ]
   });
-  args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  autoApprove = import_clipanion4.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion4.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
-  get planFile() {
-    return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
-  }
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = autoApproveOption("Apply a fresh plan without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the results as JSON on stdout");
   async execute() {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
-    if (problem !== void 0) throw new RoleflowError(problem, "usage");
-    const config = await this.loadConfig();
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, journal: { config, command: "apply" } };
-    const several2 = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
-    if (several2 !== void 0) return this.applyFreshTenants(config, several2, flags);
-    if (this.planFile !== void 0) {
-      const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve7(this.context.cwd, this.planFile), this.planFile);
-      const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-      if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
-      const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
-      if (gone !== void 0) throw new RoleflowError(gone, "config");
-      if ("tenants" in saved) return applySavedTenants(this, config, this.planFile, saved, flags);
-      return this.finish([await applySaved(this, config, this.planFile, saved, flags)], void 0);
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlanOf(config, this.args);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    if (approved !== "approved" && approved[0]?.status !== "no_changes") return this.finish(approved, void 0);
-    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)], void 0);
-  }
-  /**
-   * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
-   * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
-   */
-  async applyFreshTenants(config, names, flags) {
-    const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const planned = await this.freshPlansOf(config, this.args, names);
-    const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
-    const failed3 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
-    if (failed3.length > 0) {
-      this.io.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
-      return ExitCode.Error;
-    }
-    const plans = fresh.map((f) => f.plan);
-    const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) throw new InvalidFilesError(issues);
-    const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== "approved") {
-      const ends = [];
-      if (approved.every((e) => e.status === "no_changes")) for (const f of fresh) ends.push(await carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
-      return this.finish(ends.length > 0 ? ends : approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
-    }
-    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
-      this.tenantHeading(f.plan.tenant.name);
-      if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true, f.remote));
-    });
-    return this.finish(run2.ended, run2);
-  }
-  tenantHeading(name) {
-    if (!this.json) this.io.out(`=== tenant ${name} ===`);
-  }
-  /**
-   * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
-   * closing line of a run over several tenants and `--json`'s document.
-   */
-  async finish(ends, several2) {
-    if (several2 !== void 0) {
-      const { tenantsApplyLine: tenantsApplyLine2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several2.notAttempted);
-      const ok = ends.every((e) => e.code === ExitCode.Ok);
-      if (ok && !this.json) this.io.out(line);
-      else if (!ok) this.io.err(line);
-    }
-    if (this.json) await printApplyJson(this, ends, several2);
-    return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+    const { apply: apply3 } = await Promise.resolve().then(() => (init_apply2(), apply_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 } = this;
+    return apply3({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/help.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion4 = __toESM(require_advanced(), 1);
+init_ports();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -83200,7 +84370,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion5.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -83215,13 +84385,10 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
-init_errors();
-init_url_safety();
-import { resolve as resolve8 } from "node:path";
+var import_clipanion5 = __toESM(require_advanced(), 1);
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -83257,70 +84424,26 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion6.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  previewTenant = import_clipanion6.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
-  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  previewTenant = import_clipanion5.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
+  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = jsonOption("Print what was done as JSON on stdout");
   async execute() {
-    const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve8(this.context.cwd, this.dir ?? ".");
-    const tenant = this.tenantOption();
-    if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
-      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
-    }
-    const steps = await initRepository2(dir, { force: this.force, ...tenant, ...this.previewTenant !== void 0 && { previewTenant: this.previewTenant } });
-    if (this.json) {
-      this.io.outJson({ dir, files: steps });
-      return 0;
-    }
-    const width = Math.max(...steps.map((s) => s.status.length));
-    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
-    const config = steps.find((s) => s.tenant !== void 0);
-    if (config?.tenant === "added" && this.tenant === void 0) {
-      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
-    } else if (config?.tenant === "added") {
-      this.io.err(
-        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
-      );
-    } else if (config !== void 0) {
-      const present = config.tenant === "present";
-      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
-      if (!present) return 1;
-    }
-    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
-    return 0;
-  }
-  tenantOption() {
-    if (this.tenant === void 0) {
-      if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
-      return {};
-    }
-    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === "local") {
-      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
-    }
-    if (this.baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
-    for (const [flag, url, kind] of [["--base-url", this.baseUrl, "http"], ["--ws-url", this.wsUrl, "ws"]]) {
-      if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
-        throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
-      }
-    }
-    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...this.wsUrl === void 0 ? {} : { wsUrl: this.wsUrl } } };
+    const { init: init2 } = await Promise.resolve().then(() => (init_init(), init_exports));
+    const { dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 } = this;
+    return init2({ ...this.common, dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/plan.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve9 } from "node:path";
-init_errors();
-init_exit_codes();
-init_display();
-var PlanCommand = class extends PlanningCommand {
+var PlanCommand = class extends RoleflowCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -83370,142 +84493,32 @@ var PlanCommand = class extends PlanningCommand {
       ["Save the plan of two tenants, applied in this order", "roleflow plan --tenant staging --tenant production --out plan.json"]
     ]
   });
-  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
-  // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
+  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = jsonOption("Print the plan as JSON (same as --format json)");
+  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
-    }
-    if (this.outFile === "-") {
-      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
-    }
-    const format = this.json ? "json" : this.format ?? "text";
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const several2 = await this.severalTenants(config);
-    if (several2 !== void 0) return this.planTenants(config, several2, format);
-    const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outDataBytes(plan2, (p, redactor) => plans.planJsonBytes(p, { redactor }));
-      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
-      else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlanOf(config, this.roleFiles);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
-      throw error2;
-    }
-    const { plan, tenant, rolesDir } = fresh;
-    await tenant.close();
-    if (plan.issues.length > 0) {
-      if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError(plan.issues);
-    }
-    show2(plan, `${rolesDir.display}/`);
-    if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    const outFile = this.outFile;
-    if (outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve9(this.context.cwd, outFile), plan);
-      const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
-      const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
-    }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /**
-   * A run over several tenants: each planned as one is (listed a few at once), shown as one
-   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
-   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
-   * `--detailed-exitcode` exits 2 when any has changes.
-   */
-  async planTenants(config, names, format) {
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const show2 = (list3, rolesDir2) => {
-      if (format === "json") this.io.outData(list3, plans.renderTenantPlansJson);
-      else if (format === "markdown") this.io.out(plans.renderTenantPlansMarkdown(list3));
-      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlansOf(config, this.roleFiles, names);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => plans.unreadablePlan(error2.issues, this.unreadableOptions(config, n))), "");
-      throw error2;
-    }
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const list2 = [];
-    const failed3 = [];
-    let rolesDir = "";
-    for (const entry of fresh) {
-      if ("fresh" in entry) {
-        await entry.fresh.tenant.close();
-        list2.push(entry.fresh.plan);
-        rolesDir = `${entry.fresh.rolesDir.display}/`;
-        continue;
-      }
-      const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
-      list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
-      failed3.push(`error: ${tenantError2(entry.name, entry.error).message}`);
-    }
-    const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) {
-      if (format !== "text") show2(list2, "");
-      throw new InvalidFilesError(issues);
-    }
-    show2(list2, rolesDir);
-    if (failed3.length > 0) {
-      this.io.err(failed3.join("\n"));
-      await this.notSaved(`${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
-      return ExitCode.Error;
-    }
-    const planned = list2.filter((p) => !plans.isTenantPlanError(p));
-    const refused = planned.filter((p) => p.guards.length > 0);
-    if (refused.length > 0) {
-      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    if (this.outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve9(this.context.cwd, this.outFile), planned);
-      const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
-      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
-    }
-    return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
-  async notSaved(why2) {
-    if (this.outFile === void 0) return;
-    const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve9(this.context.cwd, this.outFile), this.outFile, why2));
-  }
-  /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  unreadableOptions(config, tenant) {
-    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
-    const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
-    const { roles } = config;
-    return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+    const { plan: plan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, roleFiles, json: json2, format, detailedExitcode } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, roleFiles, out: this.outFile, json: json2, format, detailedExitcode };
+    return plan2({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/preview.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-var FORMATS = ["text", "markdown", "json"];
-var PreviewCommand = class extends TenantCommand {
+var import_clipanion7 = __toESM(require_advanced(), 1);
+var PreviewCommand = class extends RoleflowCommand {
   static paths = [["preview"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles",
     description: "The behaviour diff: what a Role change does to the flow tests, before it merges",
     details: `
@@ -83549,97 +84562,63 @@ var PreviewCommand = class extends TenantCommand {
       ["Both sides side by side in a browser", "roleflow preview --tenant preview --base origin/main --reporter html=preview.html"]
     ]
   });
-  targets = import_clipanion8.Option.Rest({ name: "path" });
-  base = import_clipanion8.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
-  baseReport = import_clipanion8.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
-  format = import_clipanion8.Option.String("--format", { description: "text (default), markdown or json" });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "The comparison as JSON on stdout (same as --format json)" });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "html=FILE: both sides side by side in one page" });
-  threshold = import_clipanion8.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a latency regression (default 20%)" });
-  failOnRegression = import_clipanion8.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 when a test that passed on the base fails on the head" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  targets = import_clipanion7.Option.Rest({ name: "path" });
+  base = import_clipanion7.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
+  baseReport = import_clipanion7.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), markdown or json" });
+  json = jsonOption("The comparison as JSON on stdout (same as --format json)");
+  reporter = reporterOption("html=FILE: both sides side by side in one page");
+  threshold = thresholdOption("The p50/p95 increase that may be a latency regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 when a test that passed on the base fails on the head");
   async execute() {
-    const [{ preview: preview2 }, { parseThreshold: parseThreshold2 }, { renderPreviewMarkdown: renderPreviewMarkdown2, renderPreviewText: renderPreviewText2 }, { writePreviewHtml: writePreviewHtml2, previewHtmlFile: previewHtmlFile2 }, { jsonText: jsonText2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_preview2(), preview_exports2)),
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_preview(), preview_exports)),
-      Promise.resolve().then(() => (init_preview_page(), preview_page_exports)),
-      Promise.resolve().then(() => (init_safe_text(), safe_text_exports))
-    ]);
-    const format = this.json ? "json" : this.format ?? "text";
-    if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
-    if (this.json && this.format !== void 0 && this.format !== "json") throw new RoleflowError(`--json and --format ${this.format} do not go together`, "usage");
-    if (this.base === void 0 === (this.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
-    const html = previewHtmlFile2(this.reporter);
-    if (!html.ok) throw new RoleflowError(html.error, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
-    const config = await this.loadConfig();
-    const signal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; no new one starts."));
-    const outcome = await preview2(
-      {
-        cwd: this.context.cwd,
-        config,
-        env: this.context.env,
-        tenant: this.tenant,
-        base: this.base !== void 0 ? { ref: this.base } : { report: this.baseReport },
-        paths: this.targets,
-        threshold: threshold.value,
-        now: /* @__PURE__ */ new Date()
-      },
-      {
-        open: (name) => this.openTenant(config, name),
-        signal,
-        redactor: this.io.redactor,
-        addSecrets: (values) => this.io.addSecrets(values),
-        note: (line) => this.io.err(line)
-      }
-    );
-    const { document } = outcome;
-    if (format === "json") this.io.outData(document, (d) => `${jsonText2(d, 2)}
-`);
-    else this.io.out((format === "markdown" ? renderPreviewMarkdown2(document) : renderPreviewText2(document)).replace(/\n$/, ""));
-    if (html.value !== void 0) this.io.err(`wrote ${await writePreviewHtml2(this.context.cwd, html.value, outcome, this.io.redactor)}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
-    if (document.contaminated) {
-      this.io.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
-      return ExitCode.Error;
-    }
-    return this.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { preview: preview2 } = await Promise.resolve().then(() => (init_preview3(), preview_exports));
+    const { tenants, baseUrl, wsUrl, base, baseReport, format, json: json2, threshold, failOnRegression } = this;
+    const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json: json2, reporters: this.reporter, threshold, failOnRegression };
+    return preview2({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/roles/promote.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
-var t3 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve19 } from "node:path";
-var PromoteCommand = class extends TenantAccessCommand {
+var import_clipanion8 = __toESM(require_advanced(), 1);
+var PromoteCommand = class extends RoleflowCommand {
   static paths = [["promote"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles as code",
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
       Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
       Nothing is sent to \`--to\` unless all of this holds; otherwise it exits 4 and names every
-      reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
-      there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
-      json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
-      the report records what its run was asked for, and a
-      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
-      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
-      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
-      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      reason at once, one line each. First, \`--from\` matches the role files: its fresh plan has
+      no change (apply there first).
+
+      Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+      \`roleflow report merge\` of its shards) of tenant \`--from\` that stands for the Roles being
+      promoted. The Roles: the tenant held those the role files render to for it at this commit
+      (its vars and \`tenants:\` membership, as the plan compares them) both when the tests started
+      and when they ended (the report's \`roles_digest\`), so tests run before the role files were
+      applied there are refused. The suite: the config's whole suite, its flows folder (not another
+      \`--config\`'s), not narrowed by PATH arguments, \`--grep\` or \`--transport\`, not one shard
+      alone, no shard missing, not interrupted, no test left unrun by \`--bail\` (the complete
+      shards of a whole run, merged, pass). The results: no failed or errored test and at least
+      one passed (skips alone checked nothing), counted from its results; a report whose
+      \`summary\` does not match them is refused. The commit: its \`commit\` (\`$GITHUB_SHA\` when
+      it is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
-      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
-      tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
-      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
-      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
-      it is a stand-in started for each command, and its tests cannot gate a real tenant.
+      checked out (in a git checkout: the files here are HEAD's). The work tree: clean where the
+      tests ran (the report's \`work_tree\`: no tracked file changed, no untracked file git does
+      not ignore, before the run and after it; \`.roleflow/\` and the run's own reports do not
+      count); a run outside a git checkout cannot tell, and is refused.
+
+      Third, in a git checkout, the role files, the flow tests and the config here have no
+      uncommitted change (staged, unstaged or untracked and not ignored), no file roleflow reads is
+      ignored by git, and none lies outside the checkout (outside a checkout, with \`$GITHUB_SHA\`
+      set, this is not checked). Role files that resolve outside the repository (a symbolic link
+      to a file elsewhere) are refused, as \`validate\` and \`plan\` refuse them. \`--from local\`,
+      the embedded tenant, is refused: it is a stand-in started for each command, and its tests
+      cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -83655,86 +84634,28 @@ var PromoteCommand = class extends TenantAccessCommand {
       ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
     ]
   });
-  from = import_clipanion9.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
-  to = import_clipanion9.Option.String("--to", { required: true, description: "The tenant to promote them to" });
-  report = import_clipanion9.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion9.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
-  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion9.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion9.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  autoApprove = import_clipanion9.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
-  concurrency = import_clipanion9.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  autoApprove = autoApproveOption("Apply to --to without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the result of applying as JSON on stdout");
   async execute() {
-    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
-    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve19(this.context.cwd, this.outFile) === resolve19(this.context.cwd, this.report)) {
-      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
-    }
-    const config = await this.loadConfig();
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    selectTenants2(config, { named: [this.from, this.to], all: false });
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const [from, to] = await this.openTenants(config, [this.from, this.to]);
-    const planOf = (name) => freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from : to)).catch((error2) => {
-      throw isTenantFailure2(error2) ? tenantError2(name, error2) : error2;
-    });
-    const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
-    const reasons = await promotionRefusals2({
-      cwd: this.context.cwd,
-      env: this.context.env,
-      config,
-      from: this.from,
-      to: this.to,
-      roles: this.roles,
-      reportFile: this.report,
-      planFrom: () => planOf(this.from),
-      warn: (line) => this.io.err(line)
-    });
-    if (reasons.length > 0) {
-      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
-      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
-      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
-      return ExitCode.Refused;
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await planOf(this.to);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (this.outFile !== void 0) return this.savePlan(shown, plan);
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: "promote" } };
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(this, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
-    if (this.json) await printApplyJson(this, ends, void 0);
-    return ends[0].code;
-  }
-  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
-  async savePlan(shown, plan) {
-    this.io.out(shown);
-    if (plan.guards.length > 0) {
-      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
-      return ExitCode.Refused;
-    }
-    const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve19(this.context.cwd, this.outFile), plan);
-    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
-    return ExitCode.Ok;
+    const { promote: promote2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
+    const { from, to, report, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
+    return promote2({ ...this.common, from, to, report, out: this.outFile, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/pull.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
-var PullCommand = class extends TenantCommand {
+var import_clipanion9 = __toESM(require_advanced(), 1);
+var PullCommand = class extends RoleflowCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -83765,77 +84686,25 @@ var PullCommand = class extends TenantCommand {
       ["Adopt one Role edited on the tenant into its file (drift said it drifted)", "roleflow pull --target support-agent --force"]
     ]
   });
-  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  target = import_clipanion10.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  roles = rolesOption();
+  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  targets = import_clipanion9.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files" });
+  json = jsonOption("Print what was written as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
-    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const dir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const tenant = await this.openTenant(config);
-    let result;
-    try {
-      const remote = await tenant.client.listRoles();
-      const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-      const name = tenant.target.name;
-      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name), ...this.target && { targets: this.target } });
-    } finally {
-      await tenant.close();
-    }
-    const label = planTenantOf2(tenant);
-    const count = (status) => result.roles.filter((r) => r.status === status).length;
-    const written = count("written") + count("overwritten");
-    const pulled = result.roles.length;
-    for (const r of result.roles) {
-      const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
-      if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-      else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
-    }
-    for (const { name, count: count2 } of result.sharedNames) {
-      this.io.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
-    }
-    for (const a of result.ambiguous) {
-      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
-    }
-    if (result.localOnly.length > 0 && !this.json) {
-      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
-    }
-    if (result.notForTenant.length > 0 && !this.json) {
-      const files = result.notForTenant.join(", ");
-      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
-    }
-    if (this.json) {
-      const document = {
-        tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
-        dir: dir.display,
-        summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
-        roles: result.roles,
-        local_only: result.localOnly,
-        not_for_tenant: result.notForTenant
-      };
-      this.io.outJson(document);
-    } else {
-      this.io.out(
-        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
-      );
-    }
-    return 0;
+    const { pull: pull2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
+    const { tenants, baseUrl, wsUrl, roles, force, json: json2, targets } = this;
+    return pull2({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json: json2, targets }, this.ports);
   }
 };
 
 // src/commands/report/compare.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -83862,38 +84731,23 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion11.Option.String({ name: "BASE" });
-  head = import_clipanion11.Option.String({ name: "HEAD" });
-  format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
-  threshold = import_clipanion11.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
-  failOnRegression = import_clipanion11.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  base = import_clipanion10.Option.String({ name: "BASE" });
+  head = import_clipanion10.Option.String({ name: "HEAD" });
+  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
   async execute() {
-    const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_compare4(), compare_exports2))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const format = COMPARE_FORMATS2.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS2.join(", ")}`, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    const comparison = await compareReportFiles2(this.context.cwd, this.base, this.head, threshold.value);
-    const files = { base: this.base, head: this.head };
-    if (format === "json") this.io.outData(comparison, (c) => renderComparison2(c, files, "json"));
-    else this.io.out(renderComparison2(comparison, files, format));
-    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
+    const { base, head, format, threshold, failOnRegression } = this;
+    return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
   }
 };
 
 // src/commands/report/merge.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -83907,12 +84761,17 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
-      and has none otherwise (\`roleflow promote\` then refuses it).
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\`, the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) and the \`roles_digest\` (the
+      Roles the tenant held) when every report has the same, and has none otherwise, with a warning
+      (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
-      reports that are not the shards of one run.
+      A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
+      why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
+      should test something.
+
+      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
@@ -83921,43 +84780,25 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = reporterOption("console, junit, github, json or html, with =FILE for a file (repeatable)");
+  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  passWithNoTests = passWithNoTestsOption("A merged run in which no test ran exits 0, not 1");
   async execute() {
-    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_json(), json_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
-      Promise.resolve().then(() => (init_digest(), digest_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const reporters = parseReporters2(this.reporter, false);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports2(this.context.cwd, this.reports);
-    const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = redactReport2(merged.value, this.io.redactor);
-    const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
-    const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
-    const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
+    const { reports, allowPartial, passWithNoTests } = this;
+    return reportMerge2({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, passWithNoTests }, this.ports);
   }
 };
 
 // src/commands/serve.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
-var t4 = __toESM(require_lib(), 1);
-init_exit_codes();
-import { resolve as resolve22 } from "node:path";
-var DEV_TOKEN = "roleflow-dev-token";
+var import_clipanion12 = __toESM(require_advanced(), 1);
+var t3 = __toESM(require_lib(), 1);
+init_serve();
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -83977,8 +84818,10 @@ var ServeCommand = class extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -83988,61 +84831,35 @@ var ServeCommand = class extends RoleflowCommand {
       ["Serve on a free port", "roleflow serve --port 0"],
       ["Point roleflow at it from another shell", "ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787"],
       ["Persist state and use your own flows", "roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml"],
-      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
+      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"],
+      ["A tenant that allows 20 requests a second", "roleflow serve --latency 50 --rate-limit 20"]
     ]
   });
-  port = import_clipanion13.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion13.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion13.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion13.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion13.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion13.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion13.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion13.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
-  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = numberOptionOr("--port", "8787", "Port (0 = a free one)", { min: 0, max: 65535, integer: true });
+  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = numberOptionOr("--latency", "0", "Added latency per answer, in ms (at most 1 h)", { min: 0, max: 36e5 });
+  failRate = numberOptionOr("--fail-rate", "0", "Share of answers that fail with 500/503 (0..1)", { min: 0, max: 1 });
+  lostRate = numberOptionOr("--lost-rate", "0", "Share of Role changes whose answer is lost (0..1)", { min: 0, max: 1 });
+  rateLimit = numberOption("--rate-limit", "Requests a second it answers; more get 429 with Retry-After", { min: 1e-3, max: 1e6 });
+  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = jsonOption("Print the URLs as one JSON line");
   async execute() {
-    const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
-    const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
-    const config = await this.loadConfig();
-    const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve22(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
-    const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
-    const emulator = await startEmulator2({
-      host: this.host,
-      port: this.port,
-      token,
-      latencyMs: this.latency,
-      failRate: this.failRate,
-      lostRate: this.lostRate,
-      ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve22(this.context.cwd, this.data) },
-      ...flows === void 0 ? {} : { flows },
-      ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
-      onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
-    });
-    const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.io.out(`roleflow serve: listening
-  base URL:      ${emulator.baseUrl}
-  WebSocket URL: ${emulator.wsUrl}
-  auth:          ${auth2}`);
-    await this.context.waitForShutdown();
-    await emulator.close();
-    return ExitCode.Ok;
+    const { serve: serve2 } = await Promise.resolve().then(() => (init_serve(), serve_exports));
+    const { port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 } = this;
+    return serve2({ ...this.common, port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 }, this.ports);
   }
 };
 
 // src/commands/test.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
-var t5 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-init_types2();
-var TestCommand = class extends ManyTenantsCommand {
+var import_clipanion13 = __toESM(require_advanced(), 1);
+var t4 = __toESM(require_lib(), 1);
+init_ports();
+var TestCommand = class extends RoleflowCommand {
   static paths = [["test"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -84058,9 +84875,11 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
-      report of the whole suite.
+      JSON reports of the shards. The JSON report records what the tests ran against, which
+      \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
+      arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
+      first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
+      (\`work_tree\`).
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -84083,8 +84902,14 @@ var TestCommand = class extends ManyTenantsCommand {
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
-      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
+      A run in which no test ran — every result skipped (by \`skip:\`, over a transport the tenant
+      lacks, or with every assertion skipped), \`--grep\` or the files matching no test, an empty
+      shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
+      reports are written either way).
+
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      interrupted.
     `,
     examples: [
       ["Run every test in flows/", "roleflow test"],
@@ -84098,144 +84923,37 @@ var TestCommand = class extends ManyTenantsCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion14.Option.Rest({ name: "path" });
-  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
-  reporter = import_clipanion14.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion14.Option.String("--concurrency", {
-    description: "Executions at once (default: flows.concurrency, 4)",
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 256)])
-  });
-  repeat = import_clipanion14.Option.String("--repeat", {
-    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, MAX_REPEAT)])
-  });
-  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion14.Option.Boolean("--strict-end", {
-    description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
-  });
-  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion14.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  targets = import_clipanion13.Option.Rest({ name: "path" });
+  transport = import_clipanion13.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = reporterOption("console, json, junit, github or html, with =FILE for a file (repeatable)");
+  concurrency = concurrencyOption("Executions at once (default: flows.concurrency, 4)", 256);
+  repeat = numberOption("--repeat", `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
+  shard = import_clipanion13.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion13.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion13.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion13.Option.Boolean("--strict-end", { description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)" });
+  quiet = import_clipanion13.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion13.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = jsonOption("The JSON report on stdout (same as --reporter json=-)");
+  updateSnapshots = import_clipanion13.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = passWithNoTestsOption("A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1");
   async execute() {
-    const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
-    const reporters = parseReporters2(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
-    const parsed = session.parseSelectionFlags(flags);
-    const config = await this.loadConfig();
-    const several2 = await this.severalTenants(config);
-    if (several2 !== void 0) return this.testTenants(config, several2, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-    this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
-  }
-  /**
-   * The flow tests against each tenant in turn, each as a run of its own: its console section under
-   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
-   */
-  async testTenants(config, names, reporters) {
-    const [session, { reportersOfTenant: reportersOfTenant2 }, { testTenantsInOrder: testTenantsInOrder2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
-    ]);
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
-    const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    const opened = await this.openTenants(config, names);
-    const testOne = async (name, i) => {
-      const specs = reportersOfTenant2(reporters, name);
-      if (!specs.ok) throw new RoleflowError(specs.error, "usage");
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = opened[i];
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-      this.io.addSecrets(secrets);
-      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
-    };
-    return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
-  }
-  testedCommit;
-  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
-  commit() {
-    this.testedCommit ??= Promise.resolve().then(() => (init_git_commit(), git_commit_exports)).then(async ({ currentCommit: currentCommit2 }) => {
-      const lookup2 = await currentCommit2(this.context.cwd, this.context.env);
-      if (lookup2.warning !== void 0) this.io.err(lookup2.warning);
-      return lookup2.commit;
-    });
-    return this.testedCommit;
-  }
-  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several2) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
-      Promise.resolve().then(() => (init_console(), console_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
-    ]);
-    const style = { color: this.colorFor("stdout"), quiet: this.quiet };
-    const live = reporters.some(consoleOnStdout);
-    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
-    this.io.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
-    const signal = this.interruption(() => {
-      progress?.clear();
-      this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
-    });
-    const { report, interrupted, notes } = await runTestSession2({
-      tenant,
-      runs,
-      concurrency: this.concurrency ?? flows.concurrency,
-      bail: this.bail,
-      strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal,
-      shard,
-      selection,
-      redactor: this.io.redactor,
-      assertions,
-      baseline,
-      commit: await this.commit(),
-      events: {
-        started: (label, done, total) => progress?.start(label, done, total),
-        finished: (label, done, total) => progress?.finish(label, done, total),
-        tested: (result) => {
-          if (!live) return;
-          progress?.clear();
-          this.io.out(renderTestResult2(redactResult2(result, this.io.redactor), style));
-          progress?.draw();
-        }
-      }
-    });
-    progress?.clear();
-    for (const note of notes) this.io.err(note);
-    await tenant.close();
-    const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && (live || several2 !== void 0)) this.io.err(`${live || several2 === void 0 ? "" : `tenant ${several2}: `}wrote ${written.join(", ")}`);
-    if (interrupted) return ExitCode.Interrupted;
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { test: test2 } = await Promise.resolve().then(() => (init_test(), test_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests };
+    return test2({ ...this.common, ...options }, this.ports);
   }
 };
-function consoleOnStdout(r) {
-  return r.name === "console" && (r.file === void 0 || r.file === "-");
-}
 
 // src/commands/validate.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion14 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion15.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -84253,10 +84971,21 @@ var ValidateCommand = class extends RoleflowCommand {
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
       \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
 
-      A flow test that may run over WebSocket with no \`until.node\` or \`until.messages\` gets a
-      warning on stderr (the exit code is unchanged): only quiet ends it, so it passes even when a
-      later node never finishes. \`flows.strict_end: true\` turns the warning off, since a quiet end
-      is then an error of \`roleflow test\`.
+      When the embedded tenant is in use (as above) or the config has \`local.flows_config\`, every
+      Role its flows name (a step's \`role:\`, \`\${role.NAME.content}\`) must be in a role file that
+      is for \`local\`; one that is not is an error at the reference in the flows file, since the
+      flow fails there without it. Every flow of \`local.flows_config\` is checked; of the built-in
+      flows file, which serves the examples of roleflow and of \`init\`, the flows your flow tests run.
+
+      Warnings on stderr (the exit code is unchanged) about tests that would pass without testing
+      what they say: a test that may run over WebSocket with no \`until.node\` or \`until.messages\`
+      (only quiet ends it, so it passes even when a later node never finishes;
+      \`flows.strict_end: true\` turns this one off, since a quiet end is then an error of
+      \`roleflow test\`); a test that runs only over HTTPS and asserts on outputs (the execution log
+      has none: they are always skipped), at its first output assertion; a test that runs only over
+      WebSocket where the tenant has no ws_url (always skipped). The tenant is the one a plain
+      \`roleflow test\` would use: \`ROLEFLOW_TENANT\`, else \`default_tenant\`, else the embedded
+      \`local\` (which has a ws_url).
     `,
     examples: [
       ["Check roles/ and flows/", "roleflow validate"],
@@ -84264,46 +84993,21 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion15.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion15.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = rolesOption();
+  flows = import_clipanion14.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = jsonOption("Print the result as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
-    const config = await this.loadConfig();
-    const cwd = this.context.cwd;
-    const roles = rolesDirOf2(cwd, config, this.roles);
-    const flows = flowsDirOf2(cwd, config, this.flows);
-    const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-    const configured = Object.keys(config.tenants);
-    const usesLocal = configured.length === 0 || config.defaultTenant === "local";
-    const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
-    const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
-    const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
-    if (this.json) {
-      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
-    } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue).join("\n"));
-    } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
-      this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
-    }
-    return valid ? 0 : 1;
+    const { validate: validate2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
+    return validate2({ ...this.common, roles: this.roles, flows: this.flows, json: this.json }, this.ports);
   }
 };
-function plural2(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
 
 // src/commands/history/drift.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
-var t6 = __toESM(require_lib(), 1);
-var DriftCommand = class extends ManyTenantsCommand {
+var import_clipanion15 = __toESM(require_advanced(), 1);
+var t5 = __toESM(require_lib(), 1);
+var DriftCommand = class extends RoleflowCommand {
   static paths = [["drift"]];
-  static usage = import_clipanion16.Command.Usage({
+  static usage = import_clipanion15.Command.Usage({
     category: "History, rollback and drift",
     description: "How each Role stands against the files and what roleflow last applied (read-only)",
     details: `
@@ -84327,45 +85031,26 @@ var DriftCommand = class extends ManyTenantsCommand {
       ["Nightly, every tenant (0 clean, 2 pending, 5 drifted)", "roleflow drift --all-tenants --detailed-exitcode"]
     ]
   });
-  roles = import_clipanion16.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  json = import_clipanion16.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
-  detailedExitcode = import_clipanion16.Option.Boolean("--detailed-exitcode", false, { description: "Exit 5 when a Role drifted, 2 when Roles are pending only, 0 when clean" });
-  notify = import_clipanion16.Option.String("--notify", { description: "issue: add each tenant's GitHub issue to the result (the Action posts it)", validator: t6.isEnum(["issue"]) });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  roles = rolesOption();
+  json = jsonOption("Print the result as JSON on stdout");
+  detailedExitcode = import_clipanion15.Option.Boolean("--detailed-exitcode", false, { description: "Exit 5 when a Role drifted, 2 when Roles are pending only, 0 when clean" });
+  notify = import_clipanion15.Option.String("--notify", { description: "issue: add each tenant's GitHub issue to the result (the Action posts it)", validator: t5.isEnum(["issue"]) });
   async execute() {
-    const [{ drift: drift2 }, core, { tenantNameOf: tenantNameOf2 }, { quote: quote2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_drift2(), drift_exports2)),
-      Promise.resolve().then(() => (init_drift(), drift_exports)),
-      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)),
-      Promise.resolve().then(() => (init_roles(), roles_exports))
-    ]);
-    const config = await this.loadConfig();
-    const several2 = await this.severalTenants(config);
-    const names = several2 ?? [tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
-    const open5 = (name) => several2 === void 0 ? this.openTenant(config) : this.openTenantWith(config, { tenant: name }, true);
-    const doc = await drift2({ cwd: this.context.cwd, config, tenants: names, roles: this.roles }, { open: open5, warn: (line) => this.io.err(line) });
-    const reported = doc.tenants.filter((entry) => !core.isDriftError(entry));
-    if (this.notify === "issue") for (const entry of reported) entry.issue = core.driftIssue(entry);
-    if (this.json) this.io.outJson(doc);
-    else {
-      this.io.out(core.renderDriftText(doc));
-      for (const entry of reported) {
-        if (entry.issue === void 0) continue;
-        this.io.err(`notify: the issue of tenant ${quote2(entry.tenant)} is to be ${entry.issue.open ? "open" : "closed"}: the Action's command: drift with notify: issue posts it (--json holds its title and body)`);
-      }
-    }
-    const failed3 = doc.tenants.filter(core.isDriftError);
-    for (const entry of failed3) this.io.err(`error: tenant ${quote2(entry.tenant)}: ${entry.error.message}`);
-    if (failed3.length > 0) return 1;
-    return this.detailedExitcode ? core.driftExitCode(reported.flatMap((entry) => entry.roles.map((r) => r.status))) : 0;
+    const { drift: drift2 } = await Promise.resolve().then(() => (init_drift2(), drift_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, json: json2, detailedExitcode, notify } = this;
+    return drift2({ ...this.common, tenants, baseUrl, wsUrl, allTenants, roles, json: json2, detailedExitcode, notify }, this.ports);
   }
 };
 
 // src/commands/history/history.ts
-var import_clipanion17 = __toESM(require_advanced(), 1);
-var t7 = __toESM(require_lib(), 1);
-var HistoryCommand = class extends TenantCommand {
+var import_clipanion16 = __toESM(require_advanced(), 1);
+var HistoryCommand = class extends RoleflowCommand {
   static paths = [["history"]];
-  static usage = import_clipanion17.Command.Usage({
+  static usage = import_clipanion16.Command.Usage({
     category: "History, rollback and drift",
     description: "The apply journal: who applied what, when, from which commit and run",
     details: `
@@ -84384,24 +85069,23 @@ var HistoryCommand = class extends TenantCommand {
       ["All of them, as JSON", "roleflow history --limit 1000 --json"]
     ]
   });
-  limit = import_clipanion17.Option.String("--limit", "20", { description: "How many records, newest first (default 20)", validator: t7.cascade(t7.isNumber(), [t7.isInteger(), t7.isAtLeast(1)]) });
-  json = import_clipanion17.Option.Boolean("--json", false, { description: "Print the records as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  limit = numberOptionOr("--limit", "20", "How many records, newest first (default 20)", { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+  json = jsonOption("Print the records as JSON on stdout");
   async execute() {
-    const [{ history: history2 }, { renderHistoryText: renderHistoryText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([Promise.resolve().then(() => (init_history2(), history_exports2)), Promise.resolve().then(() => (init_history(), history_exports)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))]);
-    const config = await this.loadConfig();
-    const tenant = tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl });
-    const doc = await history2({ cwd: this.context.cwd, config, tenant, limit: Number(this.limit) }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (this.json) this.io.outJson(doc);
-    else this.io.out(renderHistoryText2(doc));
-    return 0;
+    const { history: history2 } = await Promise.resolve().then(() => (init_history2(), history_exports));
+    const { tenants, baseUrl, wsUrl, json: json2 } = this;
+    return history2({ ...this.common, tenants, baseUrl, wsUrl, json: json2, limit: Number(this.limit) }, this.ports);
   }
 };
 
 // src/commands/history/history-show.ts
-var import_clipanion18 = __toESM(require_advanced(), 1);
-var HistoryShowCommand = class extends TenantCommand {
+var import_clipanion17 = __toESM(require_advanced(), 1);
+var HistoryShowCommand = class extends RoleflowCommand {
   static paths = [["history", "show"]];
-  static usage = import_clipanion18.Command.Usage({
+  static usage = import_clipanion17.Command.Usage({
     category: "History, rollback and drift",
     description: "One journal record, with its content diffs",
     details: `
@@ -84417,34 +85101,24 @@ var HistoryShowCommand = class extends TenantCommand {
       ["With the content it changed", "roleflow history show 20261128-0643 --diff"]
     ]
   });
-  id = import_clipanion18.Option.String({ name: "ID" });
-  diff = import_clipanion18.Option.Boolean("--diff", false, { description: "Each change's content diff" });
-  json = import_clipanion18.Option.Boolean("--json", false, { description: "Print the record (and with --diff each side of each change) as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  id = import_clipanion17.Option.String({ name: "ID" });
+  diff = import_clipanion17.Option.Boolean("--diff", false, { description: "Each change's content diff" });
+  json = jsonOption("Print the record (and with --diff each side of each change) as JSON on stdout");
   async execute() {
-    const [{ showRecord: showRecord2 }, { recordDocument: recordDocument2, renderRecordText: renderRecordText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_history2(), history_exports2)),
-      Promise.resolve().then(() => (init_history(), history_exports)),
-      Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))
-    ]);
-    const config = await this.loadConfig();
-    const tenant = tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl });
-    const shown = await showRecord2({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (this.json) this.io.outJson(recordDocument2(tenant, shown.record, shown.diffs));
-    else this.io.out(renderRecordText2(shown.record, shown.diffs));
-    return 0;
+    const { historyShow: historyShow2 } = await Promise.resolve().then(() => (init_history2(), history_exports));
+    const { tenants, baseUrl, wsUrl, id, diff, json: json2 } = this;
+    return historyShow2({ ...this.common, tenants, baseUrl, wsUrl, id, diff, json: json2 }, this.ports);
   }
 };
 
 // src/commands/history/rollback.ts
-var import_clipanion19 = __toESM(require_advanced(), 1);
-var t8 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve23 } from "node:path";
-init_display();
-var RollbackCommand = class extends TenantCommand {
+var import_clipanion18 = __toESM(require_advanced(), 1);
+var RollbackCommand = class extends RoleflowCommand {
   static paths = [["rollback"]];
-  static usage = import_clipanion19.Command.Usage({
+  static usage = import_clipanion18.Command.Usage({
     category: "History, rollback and drift",
     description: "Plan and apply the way back to a commit, or to the tenant before a journal record",
     details: `
@@ -84466,52 +85140,20 @@ var RollbackCommand = class extends TenantCommand {
       ["Save the way back for review", "roleflow rollback --to HEAD~1 --out rollback.json && roleflow apply rollback.json"]
     ]
   });
-  to = import_clipanion19.Option.String("--to", { required: true, description: "A journal record id (roleflow history lists them), or a commit git knows" });
-  prune = import_clipanion19.Option.Boolean("--prune", { description: "Delete Roles the target does not have (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion19.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when the target has none" });
-  outFile = import_clipanion19.Option.String("--out", { description: "Save the plan for `roleflow apply FILE` instead of applying it" });
-  autoApprove = import_clipanion19.Option.Boolean("--auto-approve", false, { description: "Apply without asking" });
-  concurrency = import_clipanion19.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t8.cascade(t8.isNumber(), [t8.isInteger(), t8.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion19.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  to = import_clipanion18.Option.String("--to", { required: true, description: "A journal record id (roleflow history lists them), or a commit git knows" });
+  prune = import_clipanion18.Option.Boolean("--prune", { description: "Delete Roles the target does not have (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion18.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when the target has none" });
+  outFile = import_clipanion18.Option.String("--out", { description: "Save the plan for `roleflow apply FILE` instead of applying it" });
+  autoApprove = autoApproveOption("Apply without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the result of applying as JSON on stdout");
   async execute() {
-    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    const [{ planRollback: planRollback2 }, { renderPlanText: renderPlanText2 }] = await Promise.all([Promise.resolve().then(() => (init_rollback(), rollback_exports)), Promise.resolve().then(() => (init_plan(), plan_exports))]);
-    const config = await this.loadConfig();
-    const rollback = await planRollback2(
-      { cwd: this.context.cwd, config, to: this.to, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, now: /* @__PURE__ */ new Date() },
-      { open: () => this.openTenant(config), warn: (line) => this.io.err(line) }
-    );
-    const { plan, tenant } = rollback;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    this.io.err(`Rolling tenant ${tenant.target.name} back to ${rollback.target}.`);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json || this.outFile !== void 0 ? "stderr" : "stdout"), rolesDir: "" });
-    if (this.outFile !== void 0) {
-      await tenant.close();
-      this.io.out(shown);
-      if (plan.guards.length > 0) {
-        this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
-        return ExitCode.Refused;
-      }
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve23(this.context.cwd, this.outFile), plan);
-      this.io.err(`Saved the plan to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
-      return ExitCode.Ok;
-    }
-    const flags = {
-      json: this.json,
-      autoApprove: this.autoApprove,
-      concurrency: this.concurrency ?? config.roles.concurrency,
-      protect: config.roles.protect,
-      saveAndApply: `roleflow rollback --to ${shellWord(this.to)} --out plan.json && roleflow apply plan.json`,
-      journal: { config, command: "rollback", rollbackOf: rollback.rollbackOf, commit: rollback.commit }
-    };
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(this, plan, tenant, flags, false, rollback.remote)] : approved;
-    if (this.json) await printApplyJson(this, ends, void 0);
-    return ends[0].code;
+    const { rollback: rollback2 } = await Promise.resolve().then(() => (init_rollback(), rollback_exports));
+    const { tenants, baseUrl, wsUrl, to, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
+    return rollback2({ ...this.common, tenants, baseUrl, wsUrl, to, prune: prune2, allowEmptyPrune, out: this.outFile, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
@@ -84529,16 +85171,16 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion20.Builtins.HelpCommand);
-  cli.register(import_clipanion20.Builtins.VersionCommand);
+  cli.register(import_clipanion19.Builtins.HelpCommand);
+  cli.register(import_clipanion19.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion20.Cli {
+var RoleflowCli = class extends import_clipanion19.Cli {
   usage(...args) {
     const text3 = withRequiredOptions(this, args[0], super.usage(...args));
-    const rollback = pathOfCommand(args[0])?.[0] === "rollback";
-    return namePlaceholders(rollback ? text3.replace(/--to #0/g, "--to ID|COMMIT") : text3);
+    const rollback2 = pathOfCommand(args[0])?.[0] === "rollback";
+    return namePlaceholders(rollback2 ? text3.replace(/--to #0/g, "--to ID|COMMIT") : text3);
   }
 };
 function withRequiredOptions(cli, command, text3) {
@@ -84568,9 +85210,11 @@ var VALUE_NAMES = {
   "--roles": "DIR",
   "--flows": "DIR",
   "--tenant": "NAME",
+  "--preview-tenant": "NAME",
+  "--base": "REF",
+  "--base-report": "FILE",
   "--from": "NAME",
   "--to": "NAME",
-  "--preview-tenant": "NAME",
   "--limit": "N",
   "--notify": "issue",
   "--report": "FILE",
@@ -84586,14 +85230,15 @@ var VALUE_NAMES = {
   "--seed": "N",
   "--latency": "MS",
   "--fail-rate": "RATE",
-  "--lost-rate": "RATE"
+  "--lost-rate": "RATE",
+  "--rate-limit": "N"
 };
 function namePlaceholders(text3) {
   if (!text3.includes("#0")) return text3;
-  const named = text3.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
-  const lines2 = named.split("\n");
+  const named2 = text3.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+  const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t9) => t9.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -84647,8 +85292,8 @@ function missingRequiredOptions(cli, argv) {
   const given = (flag) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
   const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith("-") && given(name)));
   if (missing.length === 0) return void 0;
-  const named = namePlaceholders(missing.join("\n")).split("\n");
-  const list2 = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  const named2 = namePlaceholders(missing.join("\n")).split("\n");
+  const list2 = named2.length === 1 ? named2[0] : `${named2.slice(0, -1).join(", ")} and ${named2.at(-1)}`;
   return `error: ${path.join(" ")} needs ${list2} (see roleflow ${path.join(" ")} --help)`;
 }
 function isCommandNotFound(error2) {
@@ -84734,7 +85379,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve24, sep as sep7 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join12, relative as relative10, resolve as resolve28, sep as sep9 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -85594,9 +86239,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text3, reviver) => {
   return JSON.parse(text3, (key, value, context) => {
-    const isNumber7 = typeof value === "number";
+    const isNumber3 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber7 && isOutOfBounds;
+    const isBigNumber = isNumber3 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -86018,8 +86663,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep6 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep6}${b64url}${sep6}${b64url}$`);
+var sep8 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep8}${b64url}${sep8}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -86648,10 +87293,10 @@ var GitHubClient = class {
       userAgent: "roleflow-action",
       request: {
         // Each attempt, retries included, is in the debug log when it fails.
-        fetch: async (url, init) => {
-          const what = `${init?.method ?? "GET"} ${pathOf(url)}`;
+        fetch: async (url, init2) => {
+          const what = `${init2?.method ?? "GET"} ${pathOf(url)}`;
           try {
-            const response = await (0, import_undici3.fetch)(url, { ...init, dispatcher: this.agent });
+            const response = await (0, import_undici3.fetch)(url, { ...init2, dispatcher: this.agent });
             if (!response.ok) log.debug(`${what}: HTTP ${response.status}`);
             return response;
           } catch (err) {
@@ -86662,7 +87307,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t9) => log.debug(t9), info: (t9) => log.debug(t9), warn: (t9) => log.info(t9), error: (t9) => log.info(t9) },
+      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -86679,11 +87324,11 @@ var GitHubClient = class {
         issue_number: target.issueNumber,
         per_page: 100
       });
-      let count = 0;
+      let count2 = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError("listing comments: the answer is not a list of comments", void 0);
         const found = page.data.find(matches);
-        if (found !== void 0 || ++count >= 200) return found;
+        if (found !== void 0 || ++count2 >= 200) return found;
       }
       return void 0;
     });
@@ -86712,12 +87357,12 @@ var GitHubClient = class {
     const target = { repository, issueNumber: 0 };
     return this.call("GET", `${this.repoPath(target)}/issues`, async () => {
       const pages = this.octokit.paginate.iterator("GET /repos/{owner}/{repo}/issues", { ...this.repo(target), state: "open", per_page: 100 });
-      let count = 0;
+      let count2 = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError("listing issues: the answer is not a list of issues", void 0);
         const found = page.data.find((i) => i.pull_request === void 0 && matches(issueOf(i)));
         if (found !== void 0) return issueOf(found);
-        if (++count >= 50) return void 0;
+        if (++count2 >= 50) return void 0;
       }
       return void 0;
     });
@@ -86847,7 +87492,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t9) => ctx.kit.info(t9), debug: (t9) => ctx.kit.debug(t9) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -86861,7 +87506,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -86872,12 +87517,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve24(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve28(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve24(ctx.inputs.workingDirectory, file);
-  const rel = relative8(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep7).join("/");
+  const abs = isAbsolute6(file) ? file : resolve28(ctx.inputs.workingDirectory, file);
+  const rel = relative10(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -86971,7 +87616,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -87073,13 +87718,13 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join14 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -87092,23 +87737,23 @@ async function runPlan(ctx, publish) {
 async function publishPlan(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
-  const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  if (plan !== void 0) {
-    await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
-    setPlanOutputs(ctx, [plan]);
+  const plan2 = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
+  if (plan2 !== void 0) {
+    await kit.untrusted(() => kit.info(renderPlanText(plan2, { color: false })));
+    setPlanOutputs(ctx, [plan2]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  await publishPlanMarkdown(ctx, run2, plan === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan, { maxChars, ...marker === void 0 ? {} : { marker } }));
+  await publishPlanMarkdown(ctx, run2, plan2 === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan2, { maxChars, ...marker === void 0 ? {} : { marker } }));
 }
 function setPlanOutputs(ctx, plans) {
   const { kit } = ctx;
-  const sum = (key) => plans.reduce((n, plan) => n + plan.summary[key], 0);
-  for (const plan of plans) {
-    if (planHasChanges(plan)) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${plan.tenant.name}` });
-    for (const guard of plan.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan.tenant.name}` : ""}: ${guard.message}`);
+  const sum = (key) => plans.reduce((n, plan2) => n + plan2.summary[key], 0);
+  for (const plan2 of plans) {
+    if (planHasChanges(plan2)) kit.notice(planSummaryLine(plan2), { title: `roleflow plan for ${plan2.tenant.name}` });
+    for (const guard of plan2.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan2.tenant.name}` : ""}: ${guard.message}`);
   }
   kit.setOutput("has-changes", plans.some(planHasChanges));
   kit.setOutput("creates", sum("create"));
@@ -87206,19 +87851,19 @@ async function driftStep(ctx) {
   writeFileSync3(file, `${JSON.stringify(doc, null, 2)}
 `);
   kit.setOutput("drift-file", file);
-  const tenants = doc.tenants.filter((t9) => !isDriftError(t9));
-  const count = (found) => tenants.reduce((n, t9) => n + t9.roles.filter((r) => found(r.status)).length, 0);
-  kit.setOutput("drifted", count((s) => DRIFT_FOUND.has(s)));
-  kit.setOutput("pending", count((s) => s === "pending"));
+  const tenants = doc.tenants.filter((t6) => !isDriftError(t6));
+  const count2 = (found) => tenants.reduce((n, t6) => n + t6.roles.filter((r) => found(r.status)).length, 0);
+  kit.setOutput("drifted", count2((s) => DRIFT_FOUND.has(s)));
+  kit.setOutput("pending", count2((s) => s === "pending"));
   await kit.untrusted(() => kit.info(renderDriftText(doc)));
   const footer = commentFooter(ctx, "drift");
-  const sections = doc.tenants.map((t9) => isDriftError(t9) ? `### roleflow drift — tenant ${mdCode(t9.tenant)}
+  const sections = doc.tenants.map((t6) => isDriftError(t6) ? `### roleflow drift — tenant ${mdCode(t6.tenant)}
 
-Could not be asked: ${mdText(t9.error.message)}
-` : driftIssue(t9).body);
+Could not be asked: ${mdText(t6.error.message)}
+` : driftIssue(t6).body);
   await kit.appendSummary(fitSummary((maxChars) => sections.join("\n").slice(0, maxChars)));
   if (notify) {
-    for (const t9 of tenants) if (t9.issue !== void 0) await notifyIssue(ctx, t9.tenant, { ...t9.issue, body: kit.redact(`${t9.issue.body}
+    for (const t6 of tenants) if (t6.issue !== void 0) await notifyIssue(ctx, t6.tenant, { ...t6.issue, body: kit.redact(`${t6.issue.body}
 ${footer}`) });
   }
   return outcome;
@@ -87230,7 +87875,7 @@ async function notifyIssue(ctx, tenant, issue2) {
     kit.warning(`No drift issue for tenant ${tenant}: ${repository ? "the github-token input is empty" : "GITHUB_REPOSITORY is not set"}.`);
     return;
   }
-  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t9) => kit.info(t9), debug: (t9) => kit.debug(t9) });
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
   try {
     const line = markerLine(issue2.marker);
     const existing = await client.findOpenIssue(repository, (i) => typeof i.body === "string" && i.body.trimStart().startsWith(line));
@@ -87266,12 +87911,12 @@ async function publishTenantPlans(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parseTenantPlans(run2.stdout));
   const planned = printed?.filter((entry) => !isTenantPlanError(entry)) ?? [];
-  const issues = planned.flatMap((plan) => plan.issues);
+  const issues = planned.flatMap((plan2) => plan2.issues);
   const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
   if (plans !== void 0) {
     await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
     setPlanOutputs(ctx, planned);
-    kit.setOutput("changed-tenants", planned.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+    kit.setOutput("changed-tenants", planned.filter((plan2) => plan2.changes.length > 0).map((plan2) => plan2.tenant.name).join("\n"));
   } else if (printed !== void 0) {
     annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
   } else if (run2.code === 1) {
@@ -87285,8 +87930,8 @@ function parseTenantPlans(stdout) {
   try {
     const value = JSON.parse(stdout.trim());
     if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
-    const plans = value.tenants.map((plan) => isPlanError(plan) ? plan : parsePlan(JSON.stringify(plan)));
-    return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
+    const plans = value.tenants.map((plan2) => isPlanError(plan2) ? plan2 : parsePlan(JSON.stringify(plan2)));
+    return plans.every((plan2) => plan2 !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
@@ -87301,15 +87946,15 @@ init_markdown_parts();
 import { existsSync as existsSync5, rmSync as rmSync4 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
-  const promote = inputs.promote;
+  const promote2 = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
   if (planFile !== void 0) rmSync4(planFile, { force: true });
-  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
+  const argv = ["promote", "--from", promote2.from, "--to", promote2.to, "--report", promote2.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
   const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
   kit.setOutput("promote-status", status);
-  const heading = `### roleflow promote ${mdCode(promote.from)} → ${mdCode(promote.to)}`;
+  const heading = `### roleflow promote ${mdCode(promote2.from)} → ${mdCode(promote2.to)}`;
   if (planFile === void 0) {
     await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
     return outcome;
@@ -87340,8 +87985,9 @@ ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 
 // action/src/test-step.ts
 init_github();
+init_no_tests();
 import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync5, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join15 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync6 } from "node:fs";
@@ -87350,6 +87996,7 @@ import { existsSync as existsSync6 } from "node:fs";
 init_flows();
 init_markdown_parts();
 init_digest();
+init_no_tests();
 var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
 var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n";
@@ -87374,20 +88021,22 @@ function headOf(report, marker) {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : "";
   lines2.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, "");
-  const verdict2 = s.failed > 0 ? "❌" : s.tests === 0 ? "⚠️" : "✅";
+  const none = noTestRanReason(report);
+  const verdict2 = s.failed > 0 ? "❌" : none !== void 0 ? "⚠️" : "✅";
   const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : "";
   lines2.push(
     `${verdict2} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? "; stopped early by --bail" : ""}`,
     ""
   );
+  if (none !== void 0) lines2.push(`**Nothing was tested**: ${mdText(none)}.`, "");
   return lines2.join("\n");
 }
 function rowOf(r) {
   const text3 = r.status === "pass" ? "" : whyNot(r);
   const message3 = text3.length > MAX_MESSAGE ? `${text3.slice(0, MAX_MESSAGE)}…` : text3;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
-  const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
-  return `| ${STATUS[r.status]} | ${test} | ${mdText(message3)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
+  const test2 = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
+  return `| ${STATUS[r.status]} | ${test2} | ${mdText(message3)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {
@@ -87459,11 +88108,13 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
-  if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
+  const options = ctx.inputs.args.filter((arg) => arg.startsWith("-"));
+  const paths = ctx.inputs.args.filter((arg) => !arg.startsWith("-"));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
-  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  const run2 = await roleflow(ctx, ["report", "merge", ...files, ...options, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, { reportFile, baseline, html });
 }
 async function publishReport(ctx, command, run2, files) {
@@ -87503,6 +88154,8 @@ async function publishReport(ctx, command, run2, files) {
 ${footer}`);
   });
   const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
+  const none = report === void 0 || run2.code !== 1 ? void 0 : noTestRanReason(report);
+  if (none !== void 0) return { failure: `roleflow ${command}: ${none}; \`args: ${PASS_WITH_NO_TESTS}\` accepts a run that tests nothing` };
   return outcome.failure !== void 0 ? outcome : compared;
 }
 function htmlReportOf(ctx) {
@@ -87527,14 +88180,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat7;
+  let stat9;
   try {
-    stat7 = statSync2(path);
+    stat9 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat7.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
+  if (!stat9.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
 }
 
 // action/src/main.ts
@@ -87552,9 +88205,9 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
-    const outcome = await step3(ctx);
+    const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step2 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
+    const outcome = await step2(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
     return 1;
@@ -87587,6 +88240,7 @@ function tenantName(inputs, config, env) {
 }
 
 // action/src/index.ts
+runWasmWithBaselineCompiler();
 run().then(
   (code3) => {
     process.exitCode = code3;

@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { applySummaryLine, outcomeLine, type ApplyOutcome, type ApplyResult } from '../../src/core/apply/index.js';
 import { shareRoom } from '../../src/core/plan/index.js';
-import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
+import { mdCode, mdText, thousands } from '../../src/core/plan/render/markdown-parts.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, fitTable, GITHUB_COMMENT_LIMIT } from './markdown.js';
 import type { RoleflowRun } from './roleflow.js';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { DRIFT_FOUND, driftIssue, isDriftError, renderDriftText, type DriftDocument, type TenantDrift } from '../../src/core/drift/index.js';
+import { DRIFT_FOUND, driftIssue, isDriftError, renderDriftText, type DriftDocument, type TenantDrift } from '../../src/core/apply/history/drift/index.js';
 import { GitHubApiError, GitHubClient } from './github.js';
 import { failureMarkdown, fitSummary, mdCode } from './markdown.js';
-import { mdText } from '../../src/core/plan/markdown-parts.js';
+import { mdText } from '../../src/core/plan/render/markdown-parts.js';
 import type { RoleflowRun } from './roleflow.js';
 import { markerLine } from './sticky-comment.js';
 import { commentFooter, exitOutcome, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
-import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/config.js';
-import { isSecretVariable } from '../../src/core/redact.js';
+import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/config/config.js';
+import { isSecretVariable } from '../../src/core/text/redact.js';
 import { loadConfig } from '../../src/files/config-file.js';
 import { tenantNameOf } from '../../src/tenant/open-tenant.js';
 import { applyStep } from './apply-step.js';

@@ -1,5 +1,5 @@
 import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
-import { mdCode } from '../../src/core/plan/markdown-parts.js';
+import { mdCode } from '../../src/core/plan/render/markdown-parts.js';
 
 export { GITHUB_COMMENT_LIMIT, mdCode };
 

@@ -1,6 +1,7 @@
 import { formatMs } from '../../src/core/flows/index.js';
-import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
+import { mdCode, mdText, thousands } from '../../src/core/plan/render/markdown-parts.js';
 import { groupAssertions } from '../../src/report/digest.js';
+import { noTestRanReason } from '../../src/report/no-tests.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { fitTable } from './markdown.js';
 import { markerLine } from './sticky-comment.js';
@@ -34,12 +35,15 @@ function headOf(report: RunReport, marker: string | undefined): string {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
   const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : '';
   lines.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, '');
-  const verdict = s.failed > 0 ? '❌' : s.tests === 0 ? '⚠️' : '✅';
+  const none = noTestRanReason(report);
+  const verdict = s.failed > 0 ? '❌' : none !== undefined ? '⚠️' : '✅';
   const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : '';
   lines.push(
     `${verdict} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? '; stopped early by --bail' : ''}`,
     '',
   );
+  // Said whether or not --pass-with-no-tests let the step pass: a green run that tested nothing is news.
+  if (none !== undefined) lines.push(`**Nothing was tested**: ${mdText(none)}.`, '');
   return lines.join('\n');
 }
 

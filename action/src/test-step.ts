@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { isAbsolute, join } from 'node:path';
 import { renderAnnotations, renderStepSummary } from '../../src/report/github.js';
 import type { RunReport } from '../../src/report/model.js';
+import { noTestRanReason, PASS_WITH_NO_TESTS } from '../../src/report/no-tests.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode, SUMMARY_MAX_BYTES } from './markdown.js';
 import { commentFooter, exitOutcome, inWorkingDirectory, postComment, repoPath, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';
@@ -29,17 +30,21 @@ export async function testStep(ctx: StepContext): Promise<StepOutcome> {
 
 /**
  * `command: merge`. The JSON reports of a sharded matrix (`args`: files, or folders holding them,
- * such as a downloaded-artifacts folder) merged by `roleflow report merge`, then published as one
+ * such as a downloaded-artifacts folder, and options of `report merge` such as
+ * `--pass-with-no-tests`) merged by `roleflow report merge`, then published as one
  * run: outputs, annotations, summary, and the same sticky comment a single `test` run keeps.
  */
 export async function mergeStep(ctx: StepContext): Promise<StepOutcome> {
   const reportFile = tempFileFor(ctx, 'report');
   rmSync(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute(arg) ? arg : join(ctx.inputs.workingDirectory, arg)));
-  if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(', ') || 'args (give the files or their folder)'}` };
+  // In `args`, options (`--pass-with-no-tests`, `--allow-partial`) go to `report merge`; the rest name reports.
+  const options = ctx.inputs.args.filter((arg) => arg.startsWith('-'));
+  const paths = ctx.inputs.args.filter((arg) => !arg.startsWith('-'));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute(arg) ? arg : join(ctx.inputs.workingDirectory, arg)));
+  if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(', ') || 'args (give the files or their folder)'}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
-  const run = await roleflow(ctx, ['report', 'merge', ...files, '--out', reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  const run = await roleflow(ctx, ['report', 'merge', ...files, ...options, '--out', reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, 'report merge', run, { reportFile, baseline, html });
 }
 
@@ -94,6 +99,9 @@ async function publishReport(ctx: StepContext, command: 'test' | 'report merge',
     return kit.redact(`${body}${section}\n${footer}`);
   });
   const compared = comparison === undefined ? {} : compareOutcome(ctx, comparison);
+  // A run that tested nothing fails the step with why, and how to accept it.
+  const none = report === undefined || run.code !== 1 ? undefined : noTestRanReason(report);
+  if (none !== undefined) return { failure: `roleflow ${command}: ${none}; \`args: ${PASS_WITH_NO_TESTS}\` accepts a run that tests nothing` };
   return outcome.failure !== undefined ? outcome : compared;
 }
 

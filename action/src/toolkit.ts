@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
-import { makeRedactor } from '../../src/core/redact.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
 import { redactSecrets } from '../../src/core/redact-messages.js';
-import { escapeStray } from '../../src/core/safe-text.js';
+import { escapeStray } from '../../src/core/text/safe-text.js';
 
 /**
  * The runner protocol through `@actions/core`, with one rule on top: every text the Action writes

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
+import { RoleflowError } from '../run/ports.js';
 import { RoleflowCommand } from './base.js';
 
 export class HelpCommand extends RoleflowCommand {

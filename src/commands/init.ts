@@ -1,8 +1,6 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
-import { checkTenantUrl } from '../core/url-safety.js';
 import { RoleflowCommand } from './base.js';
+import { jsonOption } from './options.js';
 
 export class InitCommand extends RoleflowCommand {
   static override paths = [['init']];
@@ -49,53 +47,11 @@ export class InitCommand extends RoleflowCommand {
   wsUrl = Option.String('--ws-url', { description: "That tenant's WebSocket URL" });
   previewTenant = Option.String('--preview-tenant', { description: 'Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)' });
   force = Option.Boolean('--force', false, { description: 'Overwrite files that exist (settings and .gitignore are still merged)' });
-  json = Option.Boolean('--json', false, { description: 'Print what was done as JSON on stdout' });
+  json = jsonOption('Print what was done as JSON on stdout');
 
   async execute(): Promise<number> {
-    const { initRepository } = await import('../run/init.js');
-    const dir = resolve(this.context.cwd, this.dir ?? '.');
-    const tenant = this.tenantOption();
-    if (this.previewTenant !== undefined && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
-      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, 'usage');
-    }
-    const steps = await initRepository(dir, { force: this.force, ...tenant, ...(this.previewTenant !== undefined && { previewTenant: this.previewTenant }) });
-    if (this.json) {
-      this.io.outJson({ dir, files: steps });
-      return 0;
-    }
-    const width = Math.max(...steps.map((s) => s.status.length));
-    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
-    const config = steps.find((s) => s.tenant !== undefined);
-    if (config?.tenant === 'added' && this.tenant === undefined) {
-      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
-    } else if (config?.tenant === 'added') {
-      this.io.err(
-        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
-          'promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").',
-      );
-    } else if (config !== undefined) {
-      const present = config.tenant === 'present';
-      this.io.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
-      if (!present) return 1;
-    }
-    this.io.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
-    return 0;
-  }
-
-  private tenantOption(): { tenant?: { name: string; baseUrl: string; wsUrl?: string } } {
-    if (this.tenant === undefined) {
-      if (this.baseUrl !== undefined || this.wsUrl !== undefined) throw new RoleflowError('--base-url and --ws-url need --tenant NAME');
-      return {};
-    }
-    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === 'local') {
-      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
-    }
-    if (this.baseUrl === undefined) throw new RoleflowError('--tenant needs --base-url URL');
-    for (const [flag, url, kind] of [['--base-url', this.baseUrl, 'http'], ['--ws-url', this.wsUrl, 'ws']] as const) {
-      if (url !== undefined && !checkTenantUrl(url, kind).ok) {
-        throw new RoleflowError(`${flag} ${url}: not a ${kind === 'http' ? 'https' : 'wss'}:// URL (plain ${kind}:// only to loopback)`);
-      }
-    }
-    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...(this.wsUrl === undefined ? {} : { wsUrl: this.wsUrl }) } };
+    const { init } = await import('../run/init.js');
+    const { dir, tenant, baseUrl, wsUrl, previewTenant, force, json } = this;
+    return init({ ...this.common, dir, tenant, baseUrl, wsUrl, previewTenant, force, json }, this.ports);
   }
 }

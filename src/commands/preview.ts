@@ -1,11 +1,8 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { TenantCommand } from './tenant-command.js';
+import { RoleflowCommand } from './base.js';
+import { baseUrlOption, failOnRegressionOption, jsonOption, reporterOption, tenantsOption, thresholdOption, wsUrlOption } from './options.js';
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
-
-export class PreviewCommand extends TenantCommand {
+export class PreviewCommand extends RoleflowCommand {
   static override paths = [['preview']];
   static override usage = Command.Usage({
     category: 'Roles',
@@ -52,62 +49,22 @@ export class PreviewCommand extends TenantCommand {
     ],
   });
 
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
   targets = Option.Rest({ name: 'path' });
   base = Option.String('--base', { description: 'A git ref (branch, tag, sha) whose role files are the base' });
   baseReport = Option.String('--base-report', { description: 'An earlier JSON test report of the same tenant, as the base (instead of --base)' });
   format = Option.String('--format', { description: 'text (default), markdown or json' });
-  json = Option.Boolean('--json', false, { description: 'The comparison as JSON on stdout (same as --format json)' });
-  reporter = Option.Array('--reporter', [], { description: 'html=FILE: both sides side by side in one page' });
-  threshold = Option.String('--threshold', '20%', { description: 'The p50/p95 increase that may be a latency regression (default 20%)' });
-  failOnRegression = Option.Boolean('--fail-on-regression', false, { description: 'Exit 3 when a test that passed on the base fails on the head' });
+  json = jsonOption('The comparison as JSON on stdout (same as --format json)');
+  reporter = reporterOption('html=FILE: both sides side by side in one page');
+  threshold = thresholdOption('The p50/p95 increase that may be a latency regression (default 20%)');
+  failOnRegression = failOnRegressionOption('Exit 3 when a test that passed on the base fails on the head');
 
   async execute(): Promise<number> {
-    const [{ preview }, { parseThreshold }, { renderPreviewMarkdown, renderPreviewText }, { writePreviewHtml, previewHtmlFile }, { jsonText }] = await Promise.all([
-      import('../run/preview.js'),
-      import('../core/compare/index.js'),
-      import('../core/preview/index.js'),
-      import('../run/preview-page.js'),
-      import('../core/safe-text.js'),
-    ]);
-    const format = this.json ? 'json' : (this.format ?? 'text');
-    if (!FORMATS.includes(format as (typeof FORMATS)[number])) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(', ')}`, 'usage');
-    if (this.json && this.format !== undefined && this.format !== 'json') throw new RoleflowError(`--json and --format ${this.format} do not go together`, 'usage');
-    if ((this.base === undefined) === (this.baseReport === undefined)) throw new RoleflowError('preview needs a base: --base REF (a git ref) or --base-report FILE, one of them', 'usage');
-    const html = previewHtmlFile(this.reporter);
-    if (!html.ok) throw new RoleflowError(html.error, 'usage');
-    const threshold = parseThreshold(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
-    if (this.baseUrl !== undefined || this.wsUrl !== undefined) throw new RoleflowError('--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true', 'usage');
-    const config = await this.loadConfig();
-    const signal = this.interruption(() => this.io.err('Interrupted: ending the executions in flight; no new one starts.'));
-    const outcome = await preview(
-      {
-        cwd: this.context.cwd,
-        config,
-        env: this.context.env,
-        tenant: this.tenant,
-        base: this.base !== undefined ? { ref: this.base } : { report: this.baseReport! },
-        paths: this.targets,
-        threshold: threshold.value,
-        now: new Date(),
-      },
-      {
-        open: (name) => this.openTenant(config, name),
-        signal,
-        redactor: this.io.redactor,
-        addSecrets: (values) => this.io.addSecrets(values),
-        note: (line) => this.io.err(line),
-      },
-    );
-    const { document } = outcome;
-    if (format === 'json') this.io.outData(document, (d) => `${jsonText(d, 2)}\n`);
-    else this.io.out((format === 'markdown' ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ''));
-    if (html.value !== undefined) this.io.err(`wrote ${await writePreviewHtml(this.context.cwd, html.value, outcome, this.io.redactor)}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
-    if (document.contaminated) {
-      this.io.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join('; ')}); run it again`);
-      return ExitCode.Error;
-    }
-    return this.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { preview } = await import('../run/preview.js');
+    const { tenants, baseUrl, wsUrl, base, baseReport, format, json, threshold, failOnRegression } = this;
+    const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json, reporters: this.reporter, threshold, failOnRegression };
+    return preview({ ...this.common, ...options }, this.ports);
   }
 }

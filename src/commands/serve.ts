@@ -1,11 +1,8 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { ExitCode } from '../core/exit-codes.js';
+import { DEV_TOKEN } from '../run/serve.js';
 import { RoleflowCommand } from './base.js';
-
-/** The fixed token of a `serve` started without one: a development value, not a secret. */
-export const DEV_TOKEN = 'roleflow-dev-token';
+import { jsonOption, numberOption, numberOptionOr } from './options.js';
 
 export class ServeCommand extends RoleflowCommand {
   static override paths = [['serve']];
@@ -29,8 +26,10 @@ export class ServeCommand extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -41,54 +40,25 @@ export class ServeCommand extends RoleflowCommand {
       ['Point roleflow at it from another shell', 'ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787'],
       ['Persist state and use your own flows', 'roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml'],
       ['A flaky tenant for retry testing, with request lines', 'roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose'],
+      ['A tenant that allows 20 requests a second', 'roleflow serve --latency 50 --rate-limit 20'],
     ],
   });
 
-  port = Option.String('--port', '8787', { description: 'Port (0 = a free one)', validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 65535)]) });
+  port = numberOptionOr('--port', '8787', 'Port (0 = a free one)', { min: 0, max: 65535, integer: true });
   host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on (clients send a token over plain http only to loopback)' });
   data = Option.String('--data', { description: 'Load and persist Roles in this JSON file' });
   token = Option.String('--token', { description: 'Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)' });
   flowsConfig = Option.String('--flows-config', { description: 'Simulated flows YAML file (default: local.flows_config, else the built-in one)' });
-  latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms (at most 1 h)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 3_600_000)]) });
-  failRate = Option.String('--fail-rate', '0', { description: 'Share of answers that fail with 500/503 (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
-  lostRate = Option.String('--lost-rate', '0', { description: 'Share of Role changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
+  latency = numberOptionOr('--latency', '0', 'Added latency per answer, in ms (at most 1 h)', { min: 0, max: 3_600_000 });
+  failRate = numberOptionOr('--fail-rate', '0', 'Share of answers that fail with 500/503 (0..1)', { min: 0, max: 1 });
+  lostRate = numberOptionOr('--lost-rate', '0', 'Share of Role changes whose answer is lost (0..1)', { min: 0, max: 1 });
+  rateLimit = numberOption('--rate-limit', 'Requests a second it answers; more get 429 with Retry-After', { min: 0.001, max: 1_000_000 });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });
-  json = Option.Boolean('--json', false, { description: 'Print the URLs as one JSON line' });
+  json = jsonOption('Print the URLs as one JSON line');
 
   async execute(): Promise<number> {
-    const fromEnv = this.context.env['ROLEFLOW_TOKEN'];
-    const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== undefined ? '--token' : undefined);
-    // Like every command, serve reads the config (a broken one is an error): its local.flows_config
-    // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
-    const config = await this.loadConfig();
-    const { configRelative } = await import('../files/config-file.js');
-    const flows =
-      this.flowsConfig !== undefined
-        ? resolve(this.context.cwd, this.flowsConfig)
-        : config.local.flowsConfig !== undefined
-          ? configRelative(this.context.cwd, config, config.local.flowsConfig)
-          : undefined;
-
-    const { startEmulator } = await import('../emulator/index.js');
-    const emulator = await startEmulator({
-      host: this.host,
-      port: this.port,
-      token,
-      latencyMs: this.latency,
-      failRate: this.failRate,
-      lostRate: this.lostRate,
-      ...(this.seed === undefined ? {} : { seed: this.seed }),
-      ...(this.data === undefined ? {} : { dataFile: resolve(this.context.cwd, this.data) }),
-      ...(flows === undefined ? {} : { flows }),
-      ...(this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status }) } : {}),
-      onDataFileError: (error) => this.io.err(`warning: ${error.message}; retrying`),
-    });
-    const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.io.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
-    await this.context.waitForShutdown();
-    await emulator.close();
-    return ExitCode.Ok;
+    const { serve } = await import('../run/serve.js');
+    const { port, host, data, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json } = this;
+    return serve({ ...this.common, port, host, data, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json }, this.ports);
   }
 }

@@ -1,18 +1,10 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { Config } from '../core/config.js';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import type { Baseline } from '../core/compare/index.js';
-import type { PlannedRun, Shard } from '../core/runs/index.js';
-import { MAX_REPEAT } from '../core/flows/types.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { RunSelection } from '../report/model.js';
-import type { ReporterSpec } from '../report/reporters.js';
-import type { AssertionFiles } from '../run/assertions.js';
-import { ManyTenantsCommand } from './tenant-command.js';
+import { MAX_REPEAT } from '../run/ports.js';
+import { RoleflowCommand } from './base.js';
+import { allTenantsOption, baseUrlOption, concurrencyOption, jsonOption, numberOption, passWithNoTestsOption, reporterOption, tenantsOption, wsUrlOption } from './options.js';
 
-export class TestCommand extends ManyTenantsCommand {
+export class TestCommand extends RoleflowCommand {
   static override paths = [['test']];
   static override usage = Command.Usage({
     category: 'Flow tests',
@@ -30,9 +22,11 @@ export class TestCommand extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
-      report of the whole suite.
+      JSON reports of the shards. The JSON report records what the tests ran against, which
+      \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
+      arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
+      first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
+      (\`work_tree\`).
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -55,8 +49,14 @@ export class TestCommand extends ManyTenantsCommand {
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
-      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
+      A run in which no test ran — every result skipped (by \`skip:\`, over a transport the tenant
+      lacks, or with every assertion skipped), \`--grep\` or the files matching no test, an empty
+      shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
+      reports are written either way).
+
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      interrupted.
     `,
     examples: [
       ['Run every test in flows/', 'roleflow test'],
@@ -71,152 +71,29 @@ export class TestCommand extends ManyTenantsCommand {
     ],
   });
 
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
   targets = Option.Rest({ name: 'path' });
   transport = Option.String('--transport', { description: 'Only this transport: https or ws', validator: t.isEnum(['https', 'ws'] as const) });
-  reporter = Option.Array('--reporter', [], { description: 'console, json, junit, github or html, with =FILE for a file (repeatable)' });
-  concurrency = Option.String('--concurrency', {
-    description: 'Executions at once (default: flows.concurrency, 4)',
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
-  });
-  repeat = Option.String('--repeat', {
-    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, MAX_REPEAT)]),
-  });
+  reporter = reporterOption('console, json, junit, github or html, with =FILE for a file (repeatable)');
+  concurrency = concurrencyOption('Executions at once (default: flows.concurrency, 4)', 256);
+  repeat = numberOption('--repeat', `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
   shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
   grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });
   bail = Option.Boolean('--bail', false, { description: 'Start no new execution after the first failed test' });
-  strictEnd = Option.Boolean('--strict-end', {
-    description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
-  });
+  strictEnd = Option.Boolean('--strict-end', { description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)' });
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
+  json = jsonOption('The JSON report on stdout (same as --reporter json=-)');
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
+  passWithNoTests = passWithNoTestsOption('A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1');
 
   async execute(): Promise<number> {
-    const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
-    const reporters = parseReporters(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
-    const parsed = session.parseSelectionFlags(flags);
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== undefined) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
-    const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-    this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
+    const { test } = await import('../run/flows/test.js');
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests };
+    return test({ ...this.common, ...options }, this.ports);
   }
-
-  /**
-   * The flow tests against each tenant in turn, each as a run of its own: its console section under
-   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
-   */
-  private async testTenants(config: Config, names: string[], reporters: ReporterSpec[]): Promise<number> {
-    const [session, { reportersOfTenant }, { testTenantsInOrder }] = await Promise.all([
-      import('../run/test-session.js'),
-      import('../report/reporters.js'),
-      import('../run/tenants/test-tenants.js'),
-    ]);
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
-    const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    // Every tenant's config and token before any test starts anywhere.
-    const opened = await this.openTenants(config, names);
-    const testOne = async (name: string, i: number): Promise<number> => {
-      const specs = reportersOfTenant(reporters, name);
-      if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = opened[i]!;
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-      this.io.addSecrets(secrets);
-      // A heading only over console output of its own: reports in files are announced on stderr.
-      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
-    };
-    return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
-  }
-
-  private testedCommit: Promise<string | undefined> | undefined;
-
-  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
-  private commit(): Promise<string | undefined> {
-    this.testedCommit ??= import('../files/git-commit.js').then(async ({ currentCommit }) => {
-      const lookup = await currentCommit(this.context.cwd, this.context.env);
-      if (lookup.warning !== undefined) this.io.err(lookup.warning);
-      return lookup.commit;
-    });
-    return this.testedCommit;
-  }
-
-  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  private async run(
-    tenant: OpenTenant,
-    runs: PlannedRun[],
-    reporters: ReporterSpec[],
-    flows: Config['flows'],
-    { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
-    baseline: Baseline | undefined,
-    assertions: AssertionFiles,
-    several?: string,
-  ): Promise<number> {
-    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
-      import('../run/test-session.js'),
-      import('../report/run-report.js'),
-      import('../report/console.js'),
-      import('../run/write-reports.js'),
-      import('../terminal/test-progress.js'),
-    ]);
-    const style = { color: this.colorFor('stdout'), quiet: this.quiet };
-    const live = reporters.some(consoleOnStdout);
-    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
-    this.io.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
-    const signal = this.interruption(() => {
-      progress?.clear();
-      this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
-    });
-    const { report, interrupted, notes } = await runTestSession({
-      tenant,
-      runs,
-      concurrency: this.concurrency ?? flows.concurrency,
-      bail: this.bail,
-      strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal,
-      shard,
-      selection,
-      redactor: this.io.redactor,
-      assertions,
-      baseline,
-      commit: await this.commit(),
-      events: {
-        started: (label, done, total) => progress?.start(label, done, total),
-        finished: (label, done, total) => progress?.finish(label, done, total),
-        tested: (result) => {
-          if (!live) return;
-          progress?.clear();
-          this.io.out(renderTestResult(redactResult(result, this.io.redactor), style));
-          progress?.draw();
-        },
-      },
-    });
-    progress?.clear();
-    for (const note of notes) this.io.err(note);
-    await tenant.close();
-    const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
-    if (interrupted) return ExitCode.Interrupted;
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
-  }
-}
-
-function consoleOnStdout(r: ReporterSpec): boolean {
-  return r.name === 'console' && (r.file === undefined || r.file === '-');
 }

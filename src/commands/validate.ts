@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { formatIssue } from '../core/errors.js';
 import { RoleflowCommand } from './base.js';
+import { jsonOption, rolesOption } from './options.js';
 
 export class ValidateCommand extends RoleflowCommand {
   static override paths = [['validate']];
@@ -22,10 +22,21 @@ export class ValidateCommand extends RoleflowCommand {
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
       \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
 
-      A flow test that may run over WebSocket with no \`until.node\` or \`until.messages\` gets a
-      warning on stderr (the exit code is unchanged): only quiet ends it, so it passes even when a
-      later node never finishes. \`flows.strict_end: true\` turns the warning off, since a quiet end
-      is then an error of \`roleflow test\`.
+      When the embedded tenant is in use (as above) or the config has \`local.flows_config\`, every
+      Role its flows name (a step's \`role:\`, \`\${role.NAME.content}\`) must be in a role file that
+      is for \`local\`; one that is not is an error at the reference in the flows file, since the
+      flow fails there without it. Every flow of \`local.flows_config\` is checked; of the built-in
+      flows file, which serves the examples of roleflow and of \`init\`, the flows your flow tests run.
+
+      Warnings on stderr (the exit code is unchanged) about tests that would pass without testing
+      what they say: a test that may run over WebSocket with no \`until.node\` or \`until.messages\`
+      (only quiet ends it, so it passes even when a later node never finishes;
+      \`flows.strict_end: true\` turns this one off, since a quiet end is then an error of
+      \`roleflow test\`); a test that runs only over HTTPS and asserts on outputs (the execution log
+      has none: they are always skipped), at its first output assertion; a test that runs only over
+      WebSocket where the tenant has no ws_url (always skipped). The tenant is the one a plain
+      \`roleflow test\` would use: \`ROLEFLOW_TENANT\`, else \`default_tenant\`, else the embedded
+      \`local\` (which has a ws_url).
     `,
     examples: [
       ['Check roles/ and flows/', 'roleflow validate'],
@@ -34,42 +45,12 @@ export class ValidateCommand extends RoleflowCommand {
     ],
   });
 
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  roles = rolesOption();
   flows = Option.String('--flows', { description: 'Folder of flow test files (default: flows.dir of the config, else flows)' });
-  json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
+  json = jsonOption('Print the result as JSON on stdout');
 
   async execute(): Promise<number> {
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { flowsDirOf } = await import('../files/flow-files.js');
-    const { validateSources } = await import('../run/validate.js');
-    const config = await this.loadConfig();
-    const cwd = this.context.cwd;
-    const roles = rolesDirOf(cwd, config, this.roles);
-    const flows = flowsDirOf(cwd, config, this.flows);
-    const { tenantVars } = await import('../core/config.js');
-    // Every configured tenant, and the embedded one when it is in use (no tenants configured, or
-    // default_tenant: local): a variable one of them lacks is an error.
-    const configured = Object.keys(config.tenants);
-    const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
-    const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
-    const tenants = names.map((name) => ({ name, vars: tenantVars(config, name) }));
-    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
-    const valid = result.issues.length === 0;
-    // On stderr whatever the format: warnings change neither the exit code nor the JSON.
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join('\n'));
-
-    if (this.json) {
-      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
-    } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue).join('\n'));
-    } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
-      this.io.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
-    }
-    return valid ? 0 : 1;
+    const { validate } = await import('../run/validate.js');
+    return validate({ ...this.common, roles: this.roles, flows: this.flows, json: this.json }, this.ports);
   }
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

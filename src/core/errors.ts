@@ -1,24 +1,8 @@
 import { ExitCode } from './exit-codes.js';
-import { escapeControls } from './safe-text.js';
+import { formatIssue, type Issue } from './text/issues.js';
 
-/** A 1-based position in a file. */
-export interface Position {
-  line: number;
-  col: number;
-}
-
-/** A problem located in a file (1-based line and column). */
-export interface Issue {
-  file: string;
-  line: number;
-  col: number;
-  message: string;
-}
-
-/** `file:line:col: message`, one line: a message quoting the file's text has its control characters escaped. */
-export function formatIssue(issue: Issue): string {
-  return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
-}
+// Located problems are text's (core/text/issues.ts); here with the errors, where most look for them.
+export { formatIssue, type Issue, type Position, type Result } from './text/issues.js';
 
 /**
  * What kind of failure an error is: stable, so decisions (stop a run, the exit code) never read
@@ -84,6 +68,3 @@ export class InvalidFilesError extends RoleflowError {
     );
   }
 }
-
-/** Validation as data: commands decide what a failure means. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };

@@ -34,6 +34,8 @@ export interface ExecutionLogEntry {
   /** Duration in ms (`{seconds, milliseconds}` parts combined, see latency rule). */
   latencyMs: number;
   flowId?: string;
+  /** Why a step failed, when the service says (the interface shows no such member; the emulator sends one). */
+  error?: string;
 }
 
 /** A message the service sends on a WebSocket, decoded. */

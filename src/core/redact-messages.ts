@@ -1,6 +1,6 @@
 import { RoleflowError } from './errors.js';
-import { MASK, makeRedactor } from './redact.js';
-import { escapeControls } from './safe-text.js';
+import { MASK, makeRedactor } from './text/redact.js';
+import { escapeControls } from './text/safe-text.js';
 
 /**
  * `text` with every form of each secret masked (`makeRedactor`), and any `Bearer <credential>`

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 
 /**
  * A check of a presented token against the accepted one, in constant time for equal lengths: the
@@ -44,6 +45,34 @@ export function createFaults(failRate = 0, lostRate = 0, seed?: number): Faults 
   return {
     failure: () => (failRate > 0 && random() < failRate ? (random() < 0.5 ? 500 : 503) : undefined),
     lost: () => lostRate > 0 && random() < lostRate,
+  };
+}
+
+/**
+ * A token bucket of `perSecond` tokens a second, holding at most `perSecond` (at least 1): a
+ * request takes a token or is refused. `take()` answers undefined when the request may go on, else
+ * the whole seconds to wait before a token is there (Retry-After), at least 1. A refused request
+ * takes nothing, so clients that wait as asked are served at the full rate.
+ */
+export interface RateLimit {
+  take(): number | undefined;
+}
+
+// Kept as the time the bucket is next full (the generic cell rate algorithm, the same decisions
+// as counting tokens), so no fraction of a token accumulates rounding errors.
+export function createRateLimit(perSecond: number, now: () => number = () => performance.now()): RateLimit {
+  const interval = 1000 / perSecond;
+  const burst = (Math.max(1, Math.floor(perSecond)) - 1) * interval;
+  let fullAt = now();
+  return {
+    take() {
+      const t = now();
+      const next = Math.max(fullAt, t);
+      const waitMs = next - burst - t;
+      if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1000));
+      fullAt = next + interval;
+      return undefined;
+    },
   };
 }
 

@@ -1,11 +1,12 @@
 import { execLogEntries, startExecution, type ExecutionStore, type Inputs, type LatencyForm } from './flow-run.js';
 import type { CompiledFlow } from './flows-config.js';
 import { json, message, MISSING_PARAMETERS, stringFields, type Route } from './http-kit.js';
+import type { RoleLookup } from './store/role-refs.js';
 
 export const FLOW_PATH = '/flow/{flowName}';
 
-/** Flow start and execution-log polling over HTTPS. */
-export function flowRoutes(flows: ReadonlyMap<string, CompiledFlow>, executions: ExecutionStore, form: LatencyForm): Route[] {
+/** Flow start and execution-log polling over HTTPS; `roles`: the tenant's, read when an execution starts. */
+export function flowRoutes(flows: ReadonlyMap<string, CompiledFlow>, roles: RoleLookup, executions: ExecutionStore, form: LatencyForm): Route[] {
   return [
     {
       method: 'POST',
@@ -17,7 +18,7 @@ export function flowRoutes(flows: ReadonlyMap<string, CompiledFlow>, executions:
         if (!flow) return message(404, `flow not found: ${req.param}`);
         const checked = checkInputs(flow, req.body ?? {});
         if ('problem' in checked) return message(400, checked.problem);
-        const execution = startExecution(flow, checked.inputs);
+        const execution = startExecution(flow, checked.inputs, roles);
         executions.add(execution);
         return json(200, { flowId: flow.flowId, executionId: execution.id });
       },

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Issue, Result } from '../core/errors.js';
-import { pointerToPath, validateAgainst } from '../core/schema.js';
-import { parseYaml, type YamlSource } from '../core/yaml-source.js';
+import { pointerToPath, validateAgainst } from '../core/text/schema.js';
+import { parseYaml, type YamlSource } from '../core/text/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
+import { roleTemplatesIn, stringsIn } from './store/role-refs.js';
 
 /** The flows file as written (see the header of `emulator-flows.yaml`). */
 export interface FlowsConfig {
@@ -15,7 +16,10 @@ export interface FlowConfig {
   /** Inputs that must be present; a start without one is a 400. */
   inputs?: string[];
   steps: StepConfig[];
-  /** A template: `${name}` in any string is that input; the string `${*}` is all inputs. */
+  /**
+   * A template: `${name}` in any string is that input, `${role.NAME.content}` and
+   * `${role.NAME.description}` that Role's field; the string `${*}` is all inputs.
+   */
   outputs: { results: unknown[] };
 }
 
@@ -25,6 +29,8 @@ export interface StepConfig {
   fail?: boolean;
   fail_when?: Record<string, string>;
   fail_status?: string;
+  /** A Role of the tenant this step runs with: without it, the step fails. */
+  role?: string;
 }
 
 /** A flow ready to run: latencies in ms, cumulative end times, failure rules compiled. */
@@ -35,6 +41,10 @@ export interface CompiledFlow {
   required: readonly string[];
   steps: readonly CompiledStep[];
   outputs: { results: unknown[] };
+  /** The Roles the outputs name (`${role.NAME.…}`): the last step needs them. */
+  outputRoles: readonly string[];
+  /** Every Role the flow names, steps' and outputs': read from the tenant when an execution starts. */
+  roles: readonly string[];
 }
 
 export interface CompiledStep {
@@ -44,6 +54,8 @@ export interface CompiledStep {
   /** Milliseconds from the start of the execution until this step stops. */
   endsAtMs: number;
   failStatus: string;
+  /** The step's `role`. */
+  role?: string;
   fails(inputs: Readonly<Record<string, string>>): boolean;
 }
 
@@ -51,9 +63,16 @@ const DEFAULT_IDENTITY = 'emulator';
 
 /** Parse and validate a flows file; every problem is located in `file`. Pure: text in, result out. */
 export function loadFlowsConfig(text: string, file: string): Result<FlowsConfig> {
+  const loaded = loadFlowsSource(text, file);
+  return loaded.ok ? { ok: true, value: loaded.value.config } : loaded;
+}
+
+/** `loadFlowsConfig`, with the parsed YAML to locate things in. */
+export function loadFlowsSource(text: string, file: string): Result<{ config: FlowsConfig; source: YamlSource }> {
   const parsed = parseYaml(text, { file });
   if (!parsed.ok) return parsed;
-  return validateFlows(parsed.value, file);
+  const checked = validateFlows(parsed.value, file);
+  return checked.ok ? { ok: true, value: { config: checked.value, source: parsed.value } } : checked;
 }
 
 /** Validate an already parsed flows object (positions are unknown, so issues point at 1:1). */
@@ -76,9 +95,11 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
         latencyMs,
         endsAtMs,
         failStatus: step.fail_status ?? 'failed',
+        ...(step.role === undefined ? {} : { role: step.role }),
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input]! : '')),
       };
     });
+    const outputRoles = outputRoleNames(flow.outputs);
     compiled.set(name, {
       name,
       flowId: flow.flow_id ?? stableId(name),
@@ -86,6 +107,8 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
       required: flow.inputs ?? [],
       steps,
       outputs: flow.outputs,
+      outputRoles,
+      roles: [...new Set([...steps.flatMap((s) => (s.role === undefined ? [] : [s.role])), ...outputRoles])],
     });
   }
   return compiled;
@@ -103,6 +126,12 @@ export function parseLatency(value: string | number): number | undefined {
   return Math.round(Number(match[1]) * (match[2] === 's' ? 1000 : 1));
 }
 
+/** The Roles an outputs template names, each once, in the order written (the template is valid). */
+function outputRoleNames(outputs: unknown): string[] {
+  const names = stringsIn(outputs).flatMap(({ text }) => roleTemplatesIn(text).flatMap((t) => ('name' in t ? [t.name] : [])));
+  return [...new Set(names)];
+}
+
 function validateFlows(source: YamlSource, file: string): Result<FlowsConfig> {
   const checked = validateAgainst<FlowsConfig>(flowsConfigSchema, source, file);
   const issues = [...(checked.ok ? [] : checked.issues), ...valueIssues(source, file)];
@@ -116,12 +145,20 @@ function valueIssues(source: YamlSource, file: string): Issue[] {
   const issues: Issue[] = [];
   const flows = asRecord(asRecord(source.value)?.['flows']) ?? {};
   for (const [name, flow] of Object.entries(flows)) {
+    // A `${role.…}` that is not `${role.NAME.content}` or `${role.NAME.description}`, where it is written.
+    for (const { text, at } of stringsIn(asRecord(flow)?.['outputs'])) {
+      for (const template of roleTemplatesIn(text)) {
+        if (!('problem' in template)) continue;
+        const pointer = pointerOf(['flows', name, 'outputs', ...at]);
+        issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
+      }
+    }
     const steps = asRecord(flow)?.['steps'];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw: unknown, i) => {
       const step = asRecord(raw) ?? {};
       const at = (keys: string[], problem: string): void => {
-        const pointer = ['', 'flows', name, 'steps', String(i), ...keys].map(escapePointer).join('/');
+        const pointer = pointerOf(['flows', name, 'steps', String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
       const latency = step['latency'];
@@ -152,8 +189,9 @@ function regexProblem(source: string): string | undefined {
   }
 }
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/** The JSON pointer of these keys (`YamlSource.locate` takes one). */
+export function pointerOf(keys: readonly string[]): string {
+  return ['', ...keys].map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
 // A flow keeps the same id across restarts, as a deployed flow would, without being configured.

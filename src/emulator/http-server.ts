@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { RoleflowError } from '../core/errors.js';
-import { bearerToken, type Faults } from './auth-and-faults.js';
+import { bearerToken, type Faults, type RateLimit } from './auth-and-faults.js';
 import { message, readJsonBody, type Answer, type RequestLog, type RequestRecord, type Route, type RouteRequest } from './http-kit.js';
 
 export interface HttpHandlerOptions {
@@ -10,6 +10,8 @@ export interface HttpHandlerOptions {
   disable: readonly string[];
   tokenMatches: (candidate: string | undefined) => boolean;
   faults: Faults;
+  /** Requests over the rate are answered 429 with Retry-After, after the faults, before the token. */
+  rateLimit?: RateLimit | undefined;
   latencyMs: number;
   maxBodyBytes: number;
   log: RequestLog;
@@ -24,12 +26,12 @@ export interface RequestLine extends RequestRecord {
 
 /**
  * Every HTTP request: faults first (a failing gateway answers before anything happens), then the
- * token, then the route. Errors are `{message}` bodies; nothing a client sends can throw out of here.
+ * rate limit, then the token, then the route. Errors are `{message}` bodies; nothing a client sends can throw out of here.
  */
 export function createHttpHandler(options: HttpHandlerOptions): RequestListener {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs, maxBodyBytes, onRequest } = options;
+  const { faults, rateLimit, tokenMatches, log, latencyMs, maxBodyBytes, onRequest } = options;
 
   // Plain functions taking the request's parts as arguments: no closures or promises per request.
   const deliver = (res: ServerResponse, method: string, path: string, started: number, answer: Answer): void => {
@@ -66,6 +68,8 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
     const failure = faults.failure();
     if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
     if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const waitSeconds = rateLimit?.take();
+    if (waitSeconds !== undefined) return reply(res, method, path, started, tooManyRequests(waitSeconds));
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
 
     const found = lookup(table, disabled, method, path, q === -1 ? '' : url.slice(q + 1));
@@ -81,6 +85,7 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
 const INTERNAL_ERROR = message(500, 'internal server error');
 const UNAVAILABLE: Answer = { ...message(503, 'service unavailable'), headers: { 'retry-after': '0' } };
 const UNAUTHORIZED = message(401, 'unauthorized');
+const tooManyRequests = (seconds: number): Answer => ({ ...message(429, 'too many requests'), headers: { 'retry-after': String(seconds) } });
 
 /** Every `"METHOD /path"` form the emulator serves (what `disable` may name). */
 export function routeForms(routes: readonly Route[]): string[] {

@@ -1,5 +1,5 @@
 import { json, message, MISSING_PARAMETERS, stringFields, type Answer, type Route, type RouteRequest } from './http-kit.js';
-import type { RoleStore } from './role-store.js';
+import type { RoleStore } from './store/role-store.js';
 
 /** How `GET ?id=<unknown>` answers: 404, `[]`, or 200 with `{message}` (all plausible, all "absent"). */
 export type UnknownIdStyle = '404' | 'empty' | 'error200';

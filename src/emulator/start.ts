@@ -5,16 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { packageRoot } from '../files/package-root.js';
-import { createFaults, tokenChecker } from './auth-and-faults.js';
-import { loadDataFile, removeStaleTemps } from './data-file.js';
-import { DataLog } from './data-log.js';
+import { createFaults, createRateLimit, tokenChecker } from './auth-and-faults.js';
+import { loadDataFile, removeStaleTemps } from './store/data-file.js';
+import { DataLog } from './store/data-log.js';
 import { flowRoutes } from './flow-routes.js';
 import { ExecutionStore, type LatencyForm } from './flow-run.js';
 import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, type FlowsConfig } from './flows-config.js';
 import { RequestLog, type RequestRecord } from './http-kit.js';
 import { createHttpHandler, type RequestLine } from './http-server.js';
 import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
-import { RoleStore, type LastUpdateField } from './role-store.js';
+import { RoleStore, type LastUpdateField } from './store/role-store.js';
 import { createWsEndpoint, type WsMessages } from './ws-server.js';
 
 export interface EmulatorOptions {
@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   failRate?: number;
   lostRate?: number;
+  /** At most this many HTTP requests a second (a token bucket holding a second's worth); more are answered 429 with Retry-After in seconds. */
+  rateLimit?: { perSecond: number };
   seed?: number;
   disable?: string[];
   unknownId?: UnknownIdStyle;
@@ -72,10 +74,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (loaded.logBytes > 0) await writer.compact();
   }
 
+  const roleByName = (name: string) => store.byName(name);
   const log = new RequestLog();
   const routes = [
     ...roleRoutes(store, options.unknownId ?? '404'),
-    ...flowRoutes(flows, new ExecutionStore(), options.latencyForm ?? 'parts'),
+    ...flowRoutes(flows, roleByName, new ExecutionStore(), options.latencyForm ?? 'parts'),
   ];
   const faults = createFaults(options.failRate, options.lostRate, options.seed);
   const handler = createHttpHandler({
@@ -83,12 +86,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     disable: options.disable ?? [],
     tokenMatches,
     faults,
+    rateLimit: options.rateLimit === undefined ? undefined : createRateLimit(options.rateLimit.perSecond),
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
     onRequest: options.onRequest,
   });
-  const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
+  const ws = createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
   const server = createServer(handler);
   server.on('upgrade', ws.upgrade);
   const host = options.host ?? '127.0.0.1';
@@ -139,6 +143,8 @@ function checkOptions(o: EmulatorOptions): void {
   }
   // Past ~24.8 days a timer fires at once (with a warning): an hour is more than any test wants.
   if (o.latencyMs !== undefined && !(o.latencyMs >= 0 && o.latencyMs <= 3_600_000)) problems.push('latencyMs must be from 0 to 3600000 (1 h)');
+  const perSecond = o.rateLimit?.perSecond;
+  if (o.rateLimit !== undefined && !(typeof perSecond === 'number' && perSecond > 0 && perSecond <= 1_000_000)) problems.push('rateLimit.perSecond must be more than 0 (at most 1000000)');
   if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes > 0)) problems.push('maxBodyBytes must be more than 0');
   if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push('port must be an integer from 0 to 65535');

@@ -7,12 +7,15 @@ import { checkInputs } from './flow-routes.js';
 import { nodeOutputs, startExecution, stepStatus, type Execution } from './flow-run.js';
 import type { CompiledFlow } from './flows-config.js';
 import { MISSING_PARAMETERS } from './http-kit.js';
+import type { RoleLookup } from './store/role-refs.js';
 
 export type WsMessages = 'per-node' | 'final';
 
 export interface WsOptions {
   tokenMatches: (candidate: string | undefined) => boolean;
   flows: ReadonlyMap<string, CompiledFlow>;
+  /** The tenant's Roles, read when an execution starts. */
+  roles: RoleLookup;
   messages: WsMessages;
   maxPayload: number;
 }
@@ -91,7 +94,7 @@ function onFrame(conn: Connection, data: RawData, options: WsOptions): void {
   if ('problem' in checked) return reject(conn, '400', name, checked.problem);
 
   send(conn, { state: 'ack', statusCode: '200', service: name, message: 'request received and is being processed' });
-  const execution = startExecution(flow, checked.inputs);
+  const execution = startExecution(flow, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
   execution.ran.forEach((step, i) => {
     if (options.messages === 'final' && i !== last) return;
@@ -103,11 +106,12 @@ function onFrame(conn: Connection, data: RawData, options: WsOptions): void {
   });
 }
 
-// A failed node is reported as a completed message with statusCode "500" and an `error` member.
+// A failed node is reported as a completed message with statusCode "500" and an `error` member
+// (first, so that a reader that shortens the text still sees why).
 function completed(conn: Connection, execution: Execution, index: number): void {
   const ok = stepStatus(execution, index) === 'completed';
   const step = execution.ran[index]!;
-  const payload = { outputs: nodeOutputs(execution, index), ...(ok ? {} : { error: `${step.service} failed` }) };
+  const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send(conn, {
     state: 'completed',
     statusCode: ok ? '200' : '500',

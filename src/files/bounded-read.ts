@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Issue, Result } from '../core/errors.js';
-import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../core/text-file.js';
+import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../core/text/text-file.js';
 
 /**
  * Reading one file roleflow checks within its kind's limit: the size checked before reading, so a
@@ -14,6 +14,8 @@ export interface SourceFile {
   file: string;
   /** A folder walk found a regular file (or a link to one) here, just before: see `readSeenFile`. */
   seenAsFile?: boolean;
+  /** A folder walk found a symbolic link (to a file) here, which may lead out of the folder. */
+  link?: boolean;
 }
 
 /** Reads at most `limit.maxBytes` (see above). */

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { defaultConfig, parseConfig, type Config } from '../core/config.js';
+import { defaultConfig, parseConfig, type Config } from '../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { TextFileKind } from '../core/text-file.js';
-import { loadSchema } from './package-root.js';
-import { readTextFile } from './source-files.js';
+import type { TextFileKind } from '../core/text/text-file.js';
+import { loadSchema, packageRoot } from './package-root.js';
+import { displayPath, readTextFile, type SourceFile } from './source-files.js';
 
 export const DEFAULT_CONFIG_FILE = 'roleflow.config.yaml';
 
@@ -58,6 +58,18 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** A path written in the config (`local.data`, `local.flows_config`), relative to the config file's folder. */
 export function configRelative(cwd: string, config: Config, path: string): string {
   return resolve(cwd, config.file === undefined ? '.' : dirname(config.file), path);
+}
+
+/** The flows file of the embedded tenant: the config's `local.flows_config` (`own`), else the built-in one. */
+export interface EmbeddedFlowsFile extends SourceFile {
+  own: boolean;
+}
+
+/** Which flows file the embedded tenant of this config runs (as `openTenant` starts it). */
+export function embeddedFlowsOf(cwd: string, config: Config): EmbeddedFlowsFile {
+  const own = config.local.flowsConfig;
+  const abs = own === undefined ? join(packageRoot, 'emulator-flows.yaml') : configRelative(cwd, config, own);
+  return { abs, file: displayPath(cwd, abs), own: own !== undefined };
 }
 
 /** Whether anything is at `abs` (a folder is reported by the read, as for any file). */

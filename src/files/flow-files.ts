@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { loadSchema } from './package-root.js';
 import { attachSchemaFiles } from './schema-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';

@@ -1,8 +1,8 @@
 import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
-import { historyFileName, type JournalStore } from '../core/history/index.js';
+import { historyFileName, type JournalStore } from '../core/apply/history/index.js';
 import { configRelative } from './config-file.js';
 import { displayPath } from './source-files.js';
 import { stateFolder } from './state-folder.js';

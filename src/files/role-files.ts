@@ -1,11 +1,12 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
 import { checkRoleSet, parseRoleFile, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { leakTexts, type RoleText } from '../core/flows/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
 import { loadSchema } from './package-root.js';
+import { outsideRepository } from './repository-bounds.js';
 import { dirExists, listFilesUnder, loadTextFiles, sourceDir, type SourceDir } from './source-files.js';
 
 export function rolesDirOf(cwd: string, config: Config, flag: string | undefined): SourceDir {
@@ -23,14 +24,20 @@ const README = 'readme.md';
 /**
  * Every role file under the folder, parsed; a missing folder is an error. All problems of all
  * files come back together (and names or ids used twice), so one run shows everything to fix.
+ * A role file that resolves outside the repository (`outsideRepository`) is one of them, unread.
  */
 export async function loadRoleFiles(cwd: string, dir: SourceDir): Promise<Result<RoleFile[]>> {
   if (!(await dirExists(dir))) {
     throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
   }
   const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  // A link out of the repository is not read at all: its text is no commit's, and may be any file's.
+  const outside = await outsideRepository(dir, sources, 'role');
+  const away = new Set(outside.map((issue) => issue.file));
   const schema = loadSchema('role');
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text, file) => parseRoleFile(text, file, schema));
+  const read = away.size === 0 ? sources : sources.filter((source) => !away.has(source.file));
+  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text, file) => parseRoleFile(text, file, schema));
+  issues.unshift(...outside);
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }

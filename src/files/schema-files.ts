@@ -2,8 +2,8 @@ import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/errors.js';
 import { compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
 import type { FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text-file.js';
-import { parseYaml } from '../core/yaml-source.js';
+import type { TextFileKind } from '../core/text/text-file.js';
+import { parseYaml } from '../core/text/yaml-source.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 
 /** A JSON Schema file a flow test names: JSON or YAML text, as small as a flow test. */

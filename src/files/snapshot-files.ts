@@ -2,7 +2,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Result } from '../core/errors.js';
 import { parseSnapshotFile, renderSnapshotFile, SNAPSHOT_DIR, snapshotFileName, type SnapshotEntries } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { writeFileAtomic } from './role-files.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 

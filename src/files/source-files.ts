@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError, type Issue, type Result } from '../core/errors.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { readTextFileSync, type SourceFile } from './bounded-read.js';
 
 export { readBounded, readTextFile, type SourceFile } from './bounded-read.js';
@@ -63,11 +63,13 @@ export async function dirExists(dir: SourceDir): Promise<boolean> {
  * - names starting with a dot (`.git`, `.cache`, editor swap files), files and folders;
  * - `node_modules` folders: dependencies, not the project's roles or tests;
  * - symbolic links to folders, which are not followed, so a link cannot make the walk loop or
- *   leave the folder; a link to a file is read as that file, a dangling one is passed over.
+ *   leave the folder; a link to a file is read as that file (marked `link`: it may lead out of
+ *   the folder, see `outsideRepository`), a dangling one is passed over.
  */
 export async function listFilesUnder(cwd: string, dir: string, accept: (name: string) => boolean): Promise<SourceFile[]> {
   // The files' paths in the folder (`team/a.md`); each one's own path is the folder's plus that.
   const found: string[] = [];
+  const links = new Set<string>();
   const root = resolve(dir); // normal, so each entry's path is the folder's plus its name
   const walk = async (abs: string, rel: string): Promise<void> => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
@@ -78,8 +80,11 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules') await walk(under(root, childRel), childRel);
-      } else if (accept(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(under(root, childRel)))))) {
+      } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
+      } else if (accept(entry.name) && entry.isSymbolicLink() && (await isFile(under(root, childRel)))) {
+        found.push(childRel);
+        links.add(childRel);
       }
     }
   };
@@ -92,7 +97,9 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
   // The default sort compares strings by UTF-16 code units, as `<` does, without a call per comparison.
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === undefined ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    const source: SourceFile = { abs, file: prefix === undefined ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    if (links.has(rel)) source.link = true;
+    return source;
   });
 }
 

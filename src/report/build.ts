@@ -11,7 +11,7 @@ import {
   type Transport,
 } from '../core/flows/index.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../core/model.js';
-import { escapeControls } from '../core/safe-text.js';
+import { escapeControls } from '../core/text/safe-text.js';
 import { shownAssertion } from './shown.js';
 import type { ExecutionIdsRecord, LatencyStats, MessageRecord, RepeatResult, StepRecord, TestResult, TestStatus } from './model.js';
 

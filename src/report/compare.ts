@@ -1,6 +1,6 @@
 import type { MetricComparison, RunComparison, TestComparison, TestRef, Verdict } from '../core/compare/index.js';
 import { formatMs } from '../core/flows/index.js';
-import { escapeControls, jsonText } from '../core/safe-text.js';
+import { escapeControls, jsonText } from '../core/text/safe-text.js';
 import { cell } from './github.js';
 
 /** `report compare`'s output formats: functions of the comparison, and of the two files' names. */

@@ -1,7 +1,8 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
-import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
+import { escapeControls, fitColumns, safeText } from '../core/text/safe-text.js';
 import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
+import type { Reporter, ReportSinks, StatusLine } from './reporter.js';
 
 /** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
 export interface Style {
@@ -125,6 +126,42 @@ export function renderSummary(report: RunReport, style: Style): string {
 export function renderConsole(report: RunReport, style: Style): string {
   const results = report.results.map((r) => renderTestResult(r, style));
   return `${[...results, '', renderSummary(report, style)].join('\n')}\n`;
+}
+
+/**
+ * The console reporter, the one home of a test run's console output. On stdout: with `live` (a
+ * run going on: `test`), a line per test × transport as each ends and the summary at the end,
+ * while `status` (a terminal) shows what is running; without (`report merge`), the whole console
+ * report at the end. To a file: the whole console report, without colours.
+ */
+export function consoleReporter(opts: { file?: string | undefined; style: Style; live: boolean; status?: StatusLine | undefined; sinks: ReportSinks }): Reporter {
+  const { file, style, status, sinks } = opts;
+  if (file !== undefined && file !== '-') return { onRunEnd: (report) => sinks.file(file, renderConsole(report, { color: false }), 'human') };
+  const running: string[] = [];
+  let done = 0;
+  let total = 0;
+  const draw = (): void => status?.show(sinks.redactor.text(progressLine(done, total, running.at(-1), status.columns)));
+  const progress = (label: string, ended: number, of: number, start: boolean): void => {
+    if (start) running.push(label);
+    else if (running.includes(label)) running.splice(running.indexOf(label), 1);
+    done = ended;
+    total = of;
+    draw();
+  };
+  return {
+    onExecutionStart: (label, ended, of) => progress(label, ended, of, true),
+    onExecutionEnd: (label, ended, of) => progress(label, ended, of, false),
+    onTestResult(result) {
+      if (!opts.live) return;
+      status?.clear();
+      sinks.out(renderTestResult(result, style));
+      draw();
+    },
+    onRunEnd(report) {
+      status?.clear();
+      sinks.out(opts.live ? `\n${renderSummary(report, style)}` : renderConsole(report, style));
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AssertionResult, Transport } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
-import { escapeControls } from '../core/safe-text.js';
+import { escapeControls } from '../core/text/safe-text.js';
 import type { ExecutionIdsRecord, LatencyStats, TestResult } from './model.js';
 
 /** One assertion as reporters list it: the first occurrence, and in how many repeats it came. */

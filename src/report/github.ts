@@ -1,7 +1,37 @@
 import { formatMs } from '../core/flows/index.js';
-import { escapeControls, safeText } from '../core/safe-text.js';
+import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
+import { relative, resolve, sep } from 'node:path';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
+import type { Reporter, ReportSinks } from './reporter.js';
+
+/**
+ * The github reporter: the annotations on stdout, where the runner reads workflow commands, and
+ * the markdown summary appended to `file`, else `$GITHUB_STEP_SUMMARY`. `tenant`: one tenant's
+ * run in a run over several, named in both.
+ */
+export function githubReporter(opts: { file?: string | undefined; tenant?: string | undefined; sinks: ReportSinks }): Reporter {
+  const { sinks } = opts;
+  const tenant = opts.tenant === undefined ? {} : { tenant: opts.tenant };
+  return {
+    async onRunEnd(report) {
+      sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
+      const summaryFile = opts.file ?? sinks.env['GITHUB_STEP_SUMMARY'];
+      if (summaryFile) await sinks.file(summaryFile, renderStepSummary(report, tenant), 'human', true);
+    },
+  };
+}
+
+/**
+ * GitHub places annotations by paths from the repository root (`$GITHUB_WORKSPACE`); reports name
+ * files from the working folder, which a workflow may have changed.
+ */
+function fromWorkspace(report: RunReport, sinks: ReportSinks): RunReport {
+  const workspace = sinks.env['GITHUB_WORKSPACE'];
+  if (!workspace) return report;
+  const rebase = (file: string) => relative(workspace, resolve(sinks.cwd, file)).split(sep).join('/');
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
 
 /**
  * GitHub Actions workflow commands: one `::error` per failed assertion of a failed test, at the

@@ -1,4 +1,4 @@
-import { jsonText } from '../core/safe-text.js';
+import { jsonText } from '../core/text/safe-text.js';
 import type { RunReport } from './model.js';
 
 /** Each report's JSON, made once: the run's report is checked for secrets on this text, then written as it. */

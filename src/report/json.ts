@@ -1,6 +1,6 @@
 import type { Parsed } from '../core/flows/index.js';
-import type { Shard } from '../core/runs/index.js';
-import { compileSchema, pointerToPath } from '../core/schema.js';
+import { combineWorkTrees, commonRolesDigest, type Shard } from '../core/runs/index.js';
+import { compileSchema, pointerToPath } from '../core/text/schema.js';
 import { summarise } from './run-report.js';
 import { withShownMessages } from './shown.js';
 import { missingShardsText } from './digest.js';
@@ -33,7 +33,8 @@ type MergeInput = { file: string; report: RunReport };
  * two reports is an error), in file order; the earliest start, the latest finish. Shards must be
  * of one `--shard I/N` run, each at most once, and all of them unless `allowPartial` (the merged
  * report then lists the missing ones). Reports of whole runs merge without that check. The merged
- * report keeps `commit`, and `selection`, when every input records the same one, and has none otherwise.
+ * report keeps `commit`, `selection` and `roles_digest` when every input records the same one,
+ * and has none otherwise; its `work_tree` is dirty when any input's is (none when any lacks one).
  */
 export function mergeReports(inputs: readonly MergeInput[], options: { allowPartial?: boolean } = {}): Parsed<RunReport> {
   const first = inputs[0];
@@ -63,13 +64,29 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   results.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0]!;
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1)!;
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
+  const {
+    format_version,
+    tool,
+    tenant,
+    shard: _shard,
+    merged_shards: _merged,
+    missing_shards: _missing,
+    commit: _commit,
+    selection: _selection,
+    roles_digest: _roles,
+    work_tree: _tree,
+    ...base
+  } = first.report;
   // A commit only when every shard tested the same one: shards of two commits are no one run of either.
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : undefined;
   // A selection only when every run was asked for the same tests: else the merge is of no one selection.
   const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
   const selection = selections.size === 1 ? first.report.selection : undefined;
+  // The Roles only when every run saw the same ones; the work tree dirty when any was.
+  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
+  const trees = inputs.flatMap((i) => (i.report.work_tree ? [i.report.work_tree] : []));
+  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : undefined;
   return {
     ok: true,
     value: {
@@ -79,6 +96,8 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
       tenant,
       ...(commit !== undefined && { commit }),
       ...(selection !== undefined && { selection }),
+      ...(roles !== undefined && { roles_digest: roles }),
+      ...(workTree !== undefined && { work_tree: workTree }),
       ...base,
       ...(merged.length > 0 && { merged_shards: merged }),
       ...(missing.length > 0 && { missing_shards: missing }),
@@ -91,6 +110,28 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
       results,
     },
   };
+}
+
+/**
+ * What a merge of `inputs` (`mergeReports`) leaves out because they disagree, one line each for
+ * stderr: the runs were not one run of one commit, one selection, one set of Roles, and `promote`
+ * refuses the merged report.
+ */
+export function mergeWarnings(inputs: readonly MergeInput[]): string[] {
+  const differ = (key: (report: RunReport) => string | undefined) => new Set(inputs.map((i) => key(i.report))).size > 1;
+  const warnings: string[] = [];
+  const refused = 'roleflow promote refuses it';
+  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+  if (differ((r) => selectionKey(r.selection))) {
+    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+  }
+  if (differ((r) => (r.roles_digest ? JSON.stringify(r.roles_digest) : undefined))) {
+    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+  }
+  if (inputs.some((i) => i.report.work_tree === undefined) && inputs.some((i) => i.report.work_tree !== undefined)) {
+    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+  }
+  return warnings;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AssertionResult } from '../core/flows/index.js';
-import { escapeControls, safeText } from '../core/safe-text.js';
+import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { notRunReason } from './build.js';
 import { idsText } from './digest.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';

@@ -1,5 +1,7 @@
 import type { AssertionResult, EndedBy, Transport } from '../core/flows/index.js';
-import type { Shard } from '../core/runs/index.js';
+import type { RolesDigestRecord, RunCounts, Shard, WorkTreeRecord } from '../core/runs/index.js';
+
+export type { RolesDigestRecord, WorkTreeRecord };
 
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
@@ -19,6 +21,15 @@ export interface RunReport {
    * of runs that selected differently.
    */
   selection?: RunSelection;
+  /**
+   * The Roles the tenant held when the tests ran: listed before the first execution and after
+   * the last, each listing as one digest (`rolesDigest`). `promote` needs both to be the Roles of
+   * the role files. Absent when a listing failed or the run was interrupted, and from a merge of
+   * runs that saw different Roles.
+   */
+  roles_digest?: RolesDigestRecord;
+  /** Whether the git work tree was the commit, before the run and after it; `promote` needs `clean`. */
+  work_tree?: WorkTreeRecord;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;
   /** A merged report: the shards it combines. */
@@ -52,21 +63,8 @@ export interface RunSelection {
   transport?: Transport;
 }
 
-export interface RunSummary {
-  /** Tests × transports. */
-  tests: number;
-  passed: number;
-  /** Failed, errors included. */
-  failed: number;
-  /** Of the failed: those where only errors (timeouts, transport problems) failed. */
-  errored: number;
-  /** Skipped by the test file (`skip`), or over a transport the tenant lacks. */
-  skipped: number;
-  /** Left unstarted or cut short (wholly or in part) when `--bail` or an interruption stopped the run: neither passed nor skipped. */
-  not_run: number;
-  /** Executions that ran. */
-  executions: number;
-}
+/** The counts of the run's results (`countResults`): a report's `summary`. */
+export type RunSummary = RunCounts;
 
 /** skip: what the test file or the tenant says not to run; not_run: what --bail or an interruption stopped. */
 export type TestStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not_run';

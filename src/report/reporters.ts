@@ -1,4 +1,10 @@
 import type { Parsed } from '../core/flows/index.js';
+import { consoleReporter, type Style } from './console.js';
+import { githubReporter } from './github.js';
+import { renderHtml } from './html/report.js';
+import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { fileReporter, type Reporter, type ReportSinks, type StatusLine } from './reporter.js';
 
 export const REPORTER_NAMES = ['console', 'json', 'junit', 'github', 'html'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
@@ -67,4 +73,23 @@ export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string
       return { ...spec, file: named, tenant };
     }),
   };
+}
+
+/**
+ * The reporters of `specs`, writing to `sinks`. `console`: its colours, whether results come one by
+ * one (`live`: a test run, not `report merge`) and the terminal's status line, if one is drawn.
+ */
+export function createReporters(specs: readonly ReporterSpec[], sinks: ReportSinks, console: { style: Style; live: boolean; status?: StatusLine | undefined }): Reporter[] {
+  return specs.map((spec) => {
+    switch (spec.name) {
+      case 'console':
+        return consoleReporter({ ...console, file: spec.file, sinks });
+      case 'github':
+        return githubReporter({ file: spec.file, tenant: spec.tenant, sinks });
+      default: {
+        const render = spec.name === 'json' ? renderJson : spec.name === 'junit' ? renderJunit : renderHtml;
+        return fileReporter(render, spec.file ?? DEFAULT_REPORT_FILES[spec.name]!, sinks);
+      }
+    }
+  });
 }

@@ -1,7 +1,8 @@
-import type { Redactor } from '../core/redact.js';
-import { jsonText } from '../core/safe-text.js';
+import type { Redactor } from '../core/text/redact.js';
+import { countResults } from '../core/runs/index.js';
+import { jsonText } from '../core/text/safe-text.js';
 import { renderJson } from './json-text.js';
-import { REPORT_FORMAT_VERSION, type RunReport, type RunSelection, type RunSummary, type TestResult, type TestStatus } from './model.js';
+import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type TestResult, type WorkTreeRecord } from './model.js';
 
 /**
  * The report of a whole run from its tests' results (`build.ts` makes each result): the run's
@@ -13,6 +14,8 @@ export interface RunFacts {
   tenant: RunReport['tenant'];
   commit?: string;
   selection?: RunSelection;
+  rolesDigest?: RolesDigestRecord;
+  workTree?: WorkTreeRecord;
   shard?: { index: number; total: number };
   startedAt: Date;
   finishedAt: Date;
@@ -35,6 +38,8 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     tenant: facts.tenant,
     ...(facts.commit && { commit: facts.commit }),
     ...(facts.selection && { selection: facts.selection }),
+    ...(facts.rolesDigest && { roles_digest: facts.rolesDigest }),
+    ...(facts.workTree && { work_tree: facts.workTree }),
     ...(facts.shard && { shard: facts.shard }),
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -75,15 +80,7 @@ export function redactResult(result: TestResult, redactor: Redactor): TestResult
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 
+/** The summary of `results`: their counts (`countResults`), as `promote` recounts them. */
 export function summarise(results: readonly TestResult[]): RunSummary {
-  const count = (s: TestStatus) => results.filter((r) => r.status === s).length;
-  return {
-    tests: results.length,
-    passed: count('pass'),
-    failed: count('fail') + count('error'),
-    errored: count('error'),
-    skipped: count('skip'),
-    not_run: count('not_run'),
-    executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== 'not_run').length, 0),
-  };
+  return countResults(results);
 }

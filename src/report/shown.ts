@@ -1,5 +1,5 @@
 import type { AssertionResult } from '../core/flows/index.js';
-import { escapeControls } from '../core/safe-text.js';
+import { escapeControls } from '../core/text/safe-text.js';
 import type { TestResult } from './model.js';
 
 /**

@@ -1,150 +1,75 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { resolve } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
-import { addTenantToConfig, configuredPreviewTenant, markPreviewTenant } from '../core/init/add-tenant.js';
-import { editorSchemas, embeddedWorkflows, GITIGNORE_LINE, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
-import { writeFileAtomic } from '../files/role-files.js';
+import { checkTenantUrl } from '../core/config/url-safety.js';
+import { initRepository } from '../files/init-files.js';
+import { ExitCode, type CommonOptions, type Ports } from './ports.js';
 
-/** What `init` did with one file: written anew, overwritten (`--force`), merged into, or left as it was. */
-export type InitStatus = 'written' | 'overwritten' | 'merged' | 'left';
-
-export interface InitStep {
-  path: string;
-  status: InitStatus;
-  /** Why a file was left, or what a merge added. */
-  note?: string;
-  /** The config, when `--tenant` or `--preview-tenant` was given and it existed: the tenant added (or marked), there already, or not. */
-  tenant?: 'added' | 'present' | 'not-added';
+export interface InitOptions extends CommonOptions {
+  /** DIR: where to write (default: the current folder). */
+  dir?: string | undefined;
+  /** `--tenant NAME --base-url URL [--ws-url URL]`: a tenant to configure beside the embedded one. */
+  tenant?: string | undefined;
+  baseUrl?: string | undefined;
+  wsUrl?: string | undefined;
+  /** `--preview-tenant NAME`: mark it `preview: true`. */
+  previewTenant?: string | undefined;
+  force: boolean;
+  json: boolean;
 }
 
-const CONFIG = 'roleflow.config.yaml';
-const WORKFLOW = '.github/workflows/roleflow.yml';
+const TENANT_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /**
- * `roleflow init`: writes the templates into `dir` (created if missing). A file that exists is
- * left as it is unless `force`; `.vscode/settings.json` and `.gitignore` are merged into, never
- * replaced: only the schema mappings and the `.roleflow/` line they lack are added.
+ * `roleflow init`: the templates written into DIR (see `initRepository`), every file listed with
+ * what was done, then what to run next; with `--tenant`, the tenant added to an existing config.
  */
-export async function initRepository(dir: string, given: InitOptions & { force: boolean }): Promise<InitStep[]> {
-  const steps: InitStep[] = [];
-  const config = given.force ? undefined : await readIfThere(join(dir, CONFIG));
-  const marks = given.previewTenant;
-  if (marks !== undefined && marks !== 'local' && marks !== given.tenant?.name && config === undefined) {
-    throw new RoleflowError(`--preview-tenant ${marks}: there is no config with tenant "${marks}" yet: add it in the same run with --tenant ${marks} --base-url URL (or preview on the embedded tenant: --preview-tenant local)`, 'usage');
+export async function init(options: InitOptions, ports: Ports): Promise<number> {
+  const { output } = ports;
+  const dir = resolve(ports.cwd, options.dir ?? '.');
+  const tenant = tenantOf(options);
+  const preview = options.previewTenant;
+  if (preview !== undefined && !TENANT_NAME.test(preview)) {
+    throw new RoleflowError(`--preview-tenant "${preview}": a tenant name is letters, digits, - and _, starting with a letter`, 'usage');
   }
-  // A config that marks a preview tenant keeps its preview job in the workflow written for it.
-  const previewTenant = given.previewTenant ?? (config === undefined ? undefined : configuredPreviewTenant(config));
-  const options = { ...given, ...(previewTenant !== undefined && { previewTenant }) };
-  for (const file of initFiles(options)) {
-    const abs = join(dir, file.path);
-    const existing = await readIfThere(abs);
-    if (existing !== undefined && !options.force && file.path === CONFIG && (options.tenant !== undefined || given.previewTenant !== undefined)) {
-      steps.push(await editConfig(abs, existing, options.tenant, given.previewTenant));
-      continue;
-    }
-    // The embedded tenant's workflow, as init wrote it, gives way to the one for the tenant now configured.
-    if (existing !== undefined && !options.force && file.path === WORKFLOW && (options.tenant !== undefined || given.previewTenant !== undefined) && embeddedWorkflows().includes(existing) && existing !== file.text) {
-      await writeFile(abs, file.text);
-      steps.push({ path: file.path, status: 'overwritten', note: `init's workflow for the embedded tenant, unedited: replaced by the one for ${options.tenant === undefined ? `preview tenant "${previewTenant}"` : `tenant "${options.tenant.name}"`}` });
-      continue;
-    }
-    if (existing !== undefined && !options.force) {
-      steps.push({ path: file.path, status: 'left', note: existing === file.text ? 'already as init writes it' : 'exists (--force overwrites it)' });
-      continue;
-    }
-    await writeFile(abs, file.text);
-    steps.push({ path: file.path, status: existing === undefined ? 'written' : 'overwritten' });
+  const steps = await initRepository(dir, { force: options.force, ...tenant, ...(preview !== undefined && { previewTenant: preview }) });
+  if (options.json) {
+    output.json({ dir, files: steps });
+    return ExitCode.Ok;
   }
-  steps.push(await mergeEditorSettings(dir, options.force));
-  steps.push(await mergeGitignore(dir));
-  return steps;
+  const width = Math.max(...steps.map((s) => s.status.length));
+  output.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
+  const config = steps.find((s) => s.tenant !== undefined);
+  if (config?.tenant === 'added' && options.tenant === undefined) {
+    output.err(`Marked "${preview}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${preview} --base origin/main).`);
+  } else if (config?.tenant === 'added') {
+    output.err(
+      `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
+        'promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").',
+    );
+  } else if (config !== undefined) {
+    const present = config.tenant === 'present';
+    output.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+    if (!present) return ExitCode.Error;
+  }
+  output.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test');
+  return ExitCode.Ok;
 }
 
-/**
- * `--tenant` and `--preview-tenant` in a repository that has a config: the tenant is added to it,
- * or marked `preview: true`, comments and all.
- */
-async function editConfig(abs: string, text: string, tenant: InitOptions['tenant'], preview: string | undefined): Promise<InitStep> {
-  let next = text;
-  const notes: string[] = [];
-  if (tenant !== undefined) {
-    const outcome = addTenantToConfig(text, tenant, preview === tenant.name);
-    if (!outcome.added) {
-      return { path: CONFIG, status: 'left', note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? 'present' : 'not-added' };
-    }
-    next = outcome.text;
-    notes.push(`added tenant "${tenant.name}"${preview === tenant.name ? ' (preview: true)' : ''}, its token from ${tokenEnvFor(tenant.name)}`);
+/** `--tenant`, `--base-url` and `--ws-url` checked: the tenant to configure, if any. */
+function tenantOf(options: InitOptions): { tenant?: { name: string; baseUrl: string; wsUrl?: string } } {
+  const { tenant, baseUrl, wsUrl } = options;
+  if (tenant === undefined) {
+    if (baseUrl !== undefined || wsUrl !== undefined) throw new RoleflowError('--base-url and --ws-url need --tenant NAME');
+    return {};
   }
-  if (preview !== undefined && preview !== tenant?.name) {
-    const marked = markPreviewTenant(next, preview);
-    if (!marked.marked && !marked.already) return { path: CONFIG, status: 'left', note: `not marked as the preview tenant: ${marked.reason}`, tenant: 'not-added' };
-    if (marked.marked) {
-      next = marked.text;
-      notes.push(`marked "${preview}" preview: true`);
+  if (!TENANT_NAME.test(tenant) || tenant === 'local') {
+    throw new RoleflowError(`--tenant "${tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+  }
+  if (baseUrl === undefined) throw new RoleflowError('--tenant needs --base-url URL');
+  for (const [flag, url, kind] of [['--base-url', baseUrl, 'http'], ['--ws-url', wsUrl, 'ws']] as const) {
+    if (url !== undefined && !checkTenantUrl(url, kind).ok) {
+      throw new RoleflowError(`${flag} ${url}: not a ${kind === 'http' ? 'https' : 'wss'}:// URL (plain ${kind}:// only to loopback)`);
     }
   }
-  if (next === text) return { path: CONFIG, status: 'left', note: `"${preview}" is marked preview: true already`, tenant: 'present' };
-  await writeFile(abs, next);
-  return { path: CONFIG, status: 'merged', note: notes.join('; '), tenant: 'added' };
-}
-
-const SETTINGS = '.vscode/settings.json';
-
-async function mergeEditorSettings(dir: string, force: boolean): Promise<InitStep> {
-  const abs = join(dir, SETTINGS);
-  const text = await readIfThere(abs);
-  let settings: Record<string, unknown> = {};
-  if (text !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // VS Code allows comments and trailing commas; rewriting such a file would lose them.
-      return { path: SETTINGS, status: 'left', note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return { path: SETTINGS, status: 'left', note: 'not a JSON object' };
-    }
-    settings = parsed as Record<string, unknown>;
-  }
-  const current = settings['yaml.schemas'];
-  const schemas = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
-  const added: string[] = [];
-  for (const [schema, globs] of Object.entries(editorSchemas())) {
-    if (schema in schemas && !force) continue;
-    schemas[schema] = globs;
-    added.push(schema.replace(/^.*\//, ''));
-  }
-  if (added.length === 0) return { path: SETTINGS, status: 'left', note: 'already maps the schemas' };
-  await writeFile(abs, `${JSON.stringify({ ...settings, 'yaml.schemas': schemas }, null, 2)}\n`);
-  return text === undefined ? { path: SETTINGS, status: 'written' } : { path: SETTINGS, status: 'merged', note: `added ${added.join(', ')}` };
-}
-
-async function mergeGitignore(dir: string): Promise<InitStep> {
-  const abs = join(dir, '.gitignore');
-  const text = await readIfThere(abs);
-  if (text === undefined) {
-    await writeFile(abs, `${GITIGNORE_LINE}\n`);
-    return { path: '.gitignore', status: 'written' };
-  }
-  const ignored = text.split(/\r?\n/).some((line) => ['.roleflow', '.roleflow/', '/.roleflow', '/.roleflow/'].includes(line.trim()));
-  if (ignored) return { path: '.gitignore', status: 'left', note: 'already ignores .roleflow/' };
-  await writeFile(abs, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${GITIGNORE_LINE}\n`);
-  return { path: '.gitignore', status: 'merged', note: `added ${GITIGNORE_LINE}` };
-}
-
-async function writeFile(abs: string, text: string): Promise<void> {
-  await mkdir(dirname(abs), { recursive: true });
-  await writeFileAtomic(abs, text);
-}
-
-async function readIfThere(abs: string): Promise<string | undefined> {
-  try {
-    return await readFile(abs, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'EISDIR') throw new RoleflowError(`${abs} is a folder, where init writes a file`);
-    throw new RoleflowError(`cannot read ${abs}: ${code ?? String(err)}`);
-  }
+  return { tenant: { name: tenant, baseUrl, ...(wsUrl === undefined ? {} : { wsUrl }) } };
 }

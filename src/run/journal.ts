@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ApplyOutcome } from '../core/apply/index.js';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
 import {
   finishedRecord,
@@ -17,10 +17,10 @@ import {
   type JournalRecord,
   type JournalStore,
   type ReadJournal,
-} from '../core/history/index.js';
+} from '../core/apply/history/index.js';
 import type { Role } from '../core/model.js';
 import type { Plan } from '../core/plan/index.js';
-import { currentBranch, currentCommit, gitUserName, treeState } from '../files/git-commit.js';
+import { currentBranch, currentCommit, gitUserName, treeState } from '../files/git/git-commit.js';
 import { fileJournal } from '../files/journal-file.js';
 import { rolesDirOf } from '../files/role-files.js';
 import { tenantJournal } from '../tenant/journal-role.js';

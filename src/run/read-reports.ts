@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { compareRuns, type RunComparison } from '../core/compare/index.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { loadSchema } from '../files/package-root.js';
 import { readTextFile } from '../files/source-files.js';
 import { parseReport } from '../report/json.js';

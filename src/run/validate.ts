@@ -1,10 +1,56 @@
-import { RoleflowError, type Issue } from '../core/errors.js';
+import { configuredTenant, tenantVars, type Config } from '../core/config/config.js';
+import { formatIssue, RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
-import { quietEndedWsTests } from '../core/runs/index.js';
+import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
-import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
+import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
+import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
+import { embeddedFlowsOf, type EmbeddedFlowsFile } from '../files/config-file.js';
+import { flowsDirOf } from '../files/flow-files.js';
+import { rolesDirOf } from '../files/role-files.js';
+import { embeddedFlowRoleIssues } from './embedded-flow-roles.js';
+
+export interface ValidateOptions extends CommonOptions {
+  /** `--roles DIR`, `--flows DIR`: the folders, when not the config's. */
+  roles?: string | undefined;
+  flows?: string | undefined;
+  json: boolean;
+}
+
+/**
+ * `roleflow validate`: every role file and flow test, offline. Role files are rendered for every
+ * configured tenant, and for the embedded one when it is in use (no tenants configured, or
+ * default_tenant: local); its flows' Roles must be in the role files. Warnings on stderr never
+ * change the exit code: 0 valid, 1 not.
+ */
+export async function validate(options: ValidateOptions, ports: Ports): Promise<number> {
+  const { cwd, output } = ports;
+  const config = await configOf(options, ports);
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
+  const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
+  const embedded = usesLocal || config.local.flowsConfig !== undefined ? embeddedFlowsOf(cwd, config) : undefined;
+  const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
+    strictEnd: config.flows.strictEnd,
+    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    testTenant: testTenantOf(config, ports.env),
+    ...(embedded && { embeddedFlows: embedded }),
+  });
+  const valid = result.issues.length === 0;
+  // On stderr whatever the format: warnings change neither the exit code nor the JSON.
+  if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join('\n'));
+  if (options.json) {
+    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+  } else if (!valid) {
+    output.err(result.issues.map(formatIssue).join('\n'));
+  } else {
+    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    output.out(`${count(result.roleFiles, 'role file')} and ${count(result.flowFiles, 'flow test file')} are valid.`);
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
 
 export interface Validation {
   roleFiles: number;
@@ -28,6 +74,10 @@ export async function validateSources(
     strictEnd: boolean;
     /** Every tenant role files are rendered for, with its variables. */
     tenants?: readonly { name: string; vars: TenantVars }[];
+    /** The tenant `test` would run on (undefined: not known): tests that would be skipped there are warned of. */
+    testTenant?: TenantTransports | undefined;
+    /** The embedded tenant's flows file, when it is in use: the Roles its flows name must be in the role files. */
+    embeddedFlows?: EmbeddedFlowsFile;
   },
 ): Promise<Validation> {
   const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
@@ -43,9 +93,12 @@ export async function validateSources(
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames: string[] | undefined;
+  // The role files when they could be read (none without a folder); undefined when they are invalid.
+  let roleFiles: RoleFile[] | undefined = hasRoles ? undefined : [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
+      roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
@@ -55,6 +108,7 @@ export async function validateSources(
       if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));
     } else result.issues.push(...loaded.issues);
   }
+  let tests: FlowTestFile[] | undefined;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
@@ -63,7 +117,12 @@ export async function validateSources(
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
     if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok) {
+      tests = loaded.value;
+      result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
+    }
   }
+  if (options.embeddedFlows && roleFiles) result.issues.push(...(await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display)));
   return result;
 }
 
@@ -75,4 +134,19 @@ function quietEndWarnings(file: FlowTestFile): Issue[] {
     col: t.col,
     message: `warning: test "${t.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`,
   }));
+}
+
+/**
+ * The tenant a plain `roleflow test` would run on: ROLEFLOW_TENANT, else default_tenant, else the
+ * embedded local (which has a ws_url); undefined when that names no tenant of the config.
+ */
+export function testTenantOf(config: Config, env: Record<string, string | undefined>): TenantTransports | undefined {
+  const name = env['ROLEFLOW_TENANT'] || config.defaultTenant || 'local';
+  const configured = configuredTenant(config, name);
+  if (configured !== undefined) return { name, hasWs: configured.wsUrl !== undefined };
+  return name === 'local' ? { name, hasWs: true } : undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -105,6 +105,7 @@ const LOG_ENTRY_STRINGS: Record<string, keyof ExecutionLogEntry & string> = {
   identity: 'identity',
   stop_execution: 'stopExecution',
   flow_id: 'flowId',
+  error: 'error',
 };
 const WS_MESSAGE_STRINGS: Record<string, keyof WsServerMessage & string> = {
   service_type: 'serviceType',

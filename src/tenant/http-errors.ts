@@ -3,7 +3,7 @@ import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget } from '../core/model.js';
 import type { HttpRequest, HttpResponse } from './exchange.js';
 import { oneLine } from '../core/redact-messages.js';
-import { displayUrl } from '../core/printed-url.js';
+import { displayUrl } from '../core/text/printed-url.js';
 
 export interface NetworkFailure {
   kind: 'failure';

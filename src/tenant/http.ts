@@ -4,9 +4,9 @@ import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
 import { backoffMs, describeFailure, failureCode, failureKind, type NetworkFailure } from './http-errors.js';
-import { displayUrl, redactUrl } from '../core/printed-url.js';
+import { displayUrl, redactUrl } from '../core/text/printed-url.js';
 import { redactSecrets } from '../core/redact-messages.js';
-import { safeTenantUrl } from '../core/url-safety.js';
+import { safeTenantUrl } from '../core/config/url-safety.js';
 
 export type { HttpRequest, HttpResponse } from './exchange.js';
 

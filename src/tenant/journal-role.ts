@@ -1,5 +1,5 @@
 import { RoleflowError } from '../core/errors.js';
-import { HISTORY_ROLE, trimJournal, type JournalStore } from '../core/history/index.js';
+import { HISTORY_ROLE, trimJournal, type JournalStore } from '../core/apply/history/index.js';
 import { compare } from '../core/plan/index.js';
 import type { Role, TenantClient } from '../core/model.js';
 import { MAX_SENT_ROLE_BYTES } from '../core/roles/sent-size.js';

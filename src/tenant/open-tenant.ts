@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
+import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
-import { configRelative } from '../files/config-file.js';
+import { configRelative, embeddedFlowsOf } from '../files/config-file.js';
 import { stateFolder } from '../files/state-folder.js';
-import { safeTenantUrl } from '../core/url-safety.js';
-import { closest } from '../core/schema.js';
+import { safeTenantUrl } from '../core/config/url-safety.js';
+import { closest } from '../core/text/schema.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -59,7 +59,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     const emulator = await startEmulator({
       dataFile,
       token: randomBytes(24).toString('base64url'),
-      ...(config.local.flowsConfig === undefined ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }),
+      flows: embeddedFlowsOf(opts.cwd, config).abs,
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });

@@ -2,9 +2,9 @@ import WebSocket from 'ws';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
-import { displayUrl, redactUrl } from '../core/printed-url.js';
+import { displayUrl, redactUrl } from '../core/text/printed-url.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
-import { safeTenantUrl } from '../core/url-safety.js';
+import { safeTenantUrl } from '../core/config/url-safety.js';
 import { Session } from './ws-session.js';
 
 /** `--verbose`: the line of one connection, as the client's request lines are. */

@@ -1,6 +1,5 @@
-import type { Writable } from 'node:stream';
 import type { LiveLine } from './output.js';
-import { ProgressLine } from './progress-line.js';
+import type { ProgressLine } from './progress-line.js';
 
 /**
  * Result lines printed while a status line runs below them (`apply`): lines that arrive in the
@@ -10,17 +9,13 @@ import { ProgressLine } from './progress-line.js';
  */
 export class LiveResults implements LiveLine {
   private readonly pending: string[] = [];
-  private readonly progress: ProgressLine;
   private status: string | undefined;
 
-  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
+  /** `progress` drawing nothing: the lines only, no status line (not a terminal, or stdout is a pipe). */
   constructor(
-    stream: Writable,
-    showProgress: boolean,
+    private readonly progress: ProgressLine,
     private readonly print: (text: string) => void,
-  ) {
-    this.progress = new ProgressLine(stream, showProgress);
-  }
+  ) {}
 
   /** The status line's text; undefined wipes it. */
   setStatus(text: string | undefined): void {

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
-import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
-import { escapeStray, jsonText } from '../core/safe-text.js';
+import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/text/redact.js';
+import { escapeStray, jsonText } from '../core/text/safe-text.js';
 
 /** A line drawn in place on the terminal: wiped before anything is printed, drawn again after. */
 export interface LiveLine {

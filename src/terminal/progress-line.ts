@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { escapeControls, fitColumns } from '../core/safe-text.js';
+import { escapeControls, fitColumns } from '../core/text/safe-text.js';
 
 /**
  * The one status line on a terminal (`applying 12/40…`, `running 3/40 · flows/a.yaml > b [ws]`),

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { actionTestbed, echoFlowFile, GITHUB_TOKEN, roleFile, visibleLog, type ActionRun } from './run-action.js';
@@ -28,8 +30,23 @@ afterAll(async () => {
 
 const ENV = { ROLEFLOW_TOKEN_STAGING: TOKENS.staging, ROLEFLOW_TOKEN_PRODUCTION: TOKENS.production };
 
+/** The workspace's commit once it is a git checkout (the promotion's tests): GITHUB_SHA from then on. */
+let head: string | undefined;
+
 function action(inputs: Record<string, string>, event: 'pull_request' | 'push' = 'pull_request'): Promise<ActionRun> {
-  return bed.run(inputs, { env: ENV, event });
+  return bed.run(inputs, { env: { ...ENV, ...(head !== undefined && { GITHUB_SHA: head }) }, event });
+}
+
+/** Commit everything in the workspace (a git checkout from the first call on, reports ignored): GITHUB_SHA is its HEAD. */
+async function commitWorkspace(): Promise<void> {
+  const git = (args: string[]) => promisify(execFile)('git', args, { cwd: bed.workspace });
+  if (head === undefined) {
+    await git(['init', '-q']);
+    await writeFile(join(bed.workspace, '.gitignore'), '*.json\n.roleflow/\n');
+  }
+  await git(['add', '-A']);
+  await git(['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'change']);
+  head = (await git(['rev-parse', 'HEAD'])).stdout.trim();
 }
 
 /** Neither tenant's token nor GitHub's in anything a user sees. */
@@ -184,11 +201,18 @@ describe('the Action, command: promote', () => {
   /** What production would still get: a plan of it alone. */
   const productionCreates = async (): Promise<string | undefined> => (await action({ command: 'plan', tenant: 'production', comment: 'false' }, 'push')).outputs['creates'];
 
-  it('refuses while staging does not match the files, then with a report of another commit, sending nothing', async () => {
+  /** The flow tests on staging, in the workspace as it is: staging-report.json is their report. */
+  const testStaging = async (): Promise<void> => {
     const tested = await action({ command: 'test', tenant: 'staging', comment: 'false' }, 'push');
     expect(tested.outputs, tested.log).toMatchObject({ exitcode: '0', 'tests-passed': '1' });
     await writeFile(join(bed.workspace, 'staging-report.json'), readFileSync(tested.outputs['report-file']!));
+  };
+
+  it('refuses while staging does not match the files, then with a report of another commit, sending nothing', async () => {
+    await commitWorkspace();
+    await testStaging();
     await writeFile(join(bed.workspace, 'roles', 'promo.md'), roleFile('promo-agent', 'Promotions', 'You announce offers.'));
+    await commitWorkspace();
 
     const unmatched = await promote();
     expect(unmatched.code).toBe(1);
@@ -210,6 +234,13 @@ describe('the Action, command: promote', () => {
     expect(bed.github.comments.filter((c) => c.body.startsWith(MARKER))).toHaveLength(1);
     expect(await productionCreates()).toBe('1');
     expectNoToken(stale);
+
+    // The report of the tests run before the new Role was applied to staging does not stand for it.
+    const before = await promote();
+    expect(before.outputs).toMatchObject({ exitcode: '4', 'promote-status': 'refused' });
+    expect(before.summary).toMatch(/^> - the tests ran against other Roles than the role files give .*staging/m);
+    expect(await productionCreates()).toBe('1');
+    await testStaging();
   });
 
   it('with plan-file only plans the promotion and saves it', async () => {

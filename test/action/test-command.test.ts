@@ -95,6 +95,36 @@ describe('the Action, command: test', () => {
     expect(run.summary).toContain('`roleflow test` failed (exit code 1)');
   });
 
+  it('fails a run that tested nothing, saying why, unless args accept it; the comment says so either way', async () => {
+    const project = join(bed.workspace, 'skipped');
+    await mkdir(join(project, 'flows'), { recursive: true });
+    await writeFile(join(project, 'flows', 'echo.yaml'), FLOWS.replaceAll('    until:', '    skip: "not yet"\n    until:'));
+    const failing = await action({ command: 'test' }, 'skipped');
+    expect(failing.code).toBe(1);
+    expect(failing.outputs).toMatchObject({ exitcode: '1', 'tests-passed': '0', 'tests-skipped': '3' });
+    const why = 'no test ran: all 3 tests × transports were skipped (3: not yet)';
+    expect(failing.log).toContain(`::error::roleflow test: ${why}; \`args: --pass-with-no-tests\` accepts a run that tests nothing`);
+    const comment = () => bed.github.comments.find((c) => c.body.includes('Nothing was tested'))?.body;
+    expect(comment()).toContain('⚠️ **0 passed, 0 failed, 3 skipped**');
+    const said = `**Nothing was tested**: ${why.replace('×', '&#215;')}.`;
+    expect(comment()).toContain(said);
+
+    const accepted = await action({ command: 'test', args: '--pass-with-no-tests' }, 'skipped');
+    expect(accepted.code, accepted.log).toBe(0);
+    expect(accepted.outputs['exitcode']).toBe('0');
+    expect(accepted.log).toContain(`${why} (--pass-with-no-tests)`);
+    expect(bed.github.comments.filter((c) => c.body.includes(said))).toHaveLength(1);
+
+    // merge: options in args go to report merge, the rest name the reports.
+    await mkdir(join(project, 'reports'), { recursive: true });
+    await copyFile(accepted.outputs['report-file']!, join(project, 'reports', 'run.json'));
+    const merged = await action({ command: 'merge', args: 'reports', comment: 'false' }, 'skipped');
+    expect(merged.code).toBe(1);
+    expect(merged.log).toContain(`::error::roleflow report merge: ${why}`);
+    const mergedOk = await action({ command: 'merge', args: 'reports --pass-with-no-tests', comment: 'false' }, 'skipped');
+    expect(mergedOk.code, mergedOk.log).toBe(0);
+  });
+
   it('fails in one line when there is no report to merge', async () => {
     const run = await action({ command: 'merge', args: 'nowhere', comment: 'false' });
     expect(run.code).toBe(1);

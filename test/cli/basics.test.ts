@@ -48,7 +48,7 @@ describe('roleflow as a process', () => {
     const all = await runBin(['--help']);
     expect(all.stdout).not.toContain('#0');
     expect(all.stdout).toContain('[--port PORT]');
-    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve', 'report merge', 'history', 'history show', 'rollback', 'drift']) {
+    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve', 'report merge', 'preview', 'history', 'history show', 'rollback', 'drift']) {
       const r = await runCli([...command.split(' '), '--help']);
       expect(r.stdout, command).not.toContain('#0');
       const rows = r.stdout.split('\n').filter((l) => /^ {2}--/.test(l));

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeText } from '../../src/core/text-file.js';
+import { decodeText } from '../../src/core/text/text-file.js';
 import { decodeSmall, readBoundedSync, readTextFileSync } from '../../src/files/bounded-read.js';
 
 // Role files and flow tests are read through a buffer kept from file to file and Node's UTF-8

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DURATION_MS } from '../../src/core/flows/duration.js';
 import { MAX_REPEAT } from '../../src/core/flows/types.js';
-import { YAML_LIMITS } from '../../src/core/yaml-source.js';
+import { YAML_LIMITS } from '../../src/core/text/yaml-source.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import { runBin, runCli, type CliResult } from '../helpers/cli.js';
 import { suite } from './test-kit.js';

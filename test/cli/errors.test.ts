@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { buildCli } from '../../src/cli.js';
 import { RoleflowCommand } from '../../src/commands/base.js';
-import { TenantCommand } from '../../src/commands/tenant-command.js';
+import { configOf } from '../../src/run/ports.js';
 import { RoleflowError } from '../../src/core/errors.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runOnce, snapshotBin } from './serve-kit.js';
@@ -14,17 +14,17 @@ const SECRET = 'very-secret-T0ken-9c1e';
 class BoomCommand extends RoleflowCommand {
   static override paths = [['boom']];
   async execute(): Promise<number> {
-    this.io.addSecrets([SECRET]);
+    this.ports.output.addSecrets([SECRET]);
     throw new TypeError(`cannot read properties of undefined (reading '${SECRET}')\nsecond line`);
   }
 }
 
 /** Opens the embedded tenant, remembers where it listens, then fails without closing it. */
-class LeakCommand extends TenantCommand {
+class LeakCommand extends RoleflowCommand {
   static override paths = [['leak']];
   static baseUrl = '';
   async execute(): Promise<number> {
-    const tenant = await this.openTenant(await this.loadConfig());
+    const tenant = await this.ports.openTenant(await configOf(this.common, this.ports), {});
     LeakCommand.baseUrl = tenant.target.baseUrl;
     throw new RoleflowError('gave up halfway', 'guard');
   }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/core/history/index.js';
+import { readJournal } from '../../src/core/apply/history/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { roleText } from './roles-kit.js';
 import { http, runOnce, serve, snapshotBin, type Served } from './serve-kit.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
-import type { HistoryDocument, JournalRecord } from '../../src/core/history/index.js';
+import { compileSchema } from '../../src/core/text/schema.js';
+import type { HistoryDocument, JournalRecord } from '../../src/core/apply/history/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import { call } from '../helpers/emulator.js';
 import { journalRepo } from './journal-kit.js';

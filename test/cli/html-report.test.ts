@@ -25,7 +25,9 @@ describe('the HTML report in a real browser', () => {
     const browser = await openBrowser(dir);
     try {
       await cp(join(repoRoot, 'flows'), join(dir, 'flows'), { recursive: true });
-      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true }); // not_leaks reads them
+      // The Roles of roles/ on the embedded tenant: the summarize flow runs with one; not_leaks reads them.
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true });
+      expect(await runBin(['apply', '--auto-approve'], { cwd: dir })).toMatchObject({ code: 0 });
       await mkdir(join(dir, 'examples'));
       await copyFile(join(repoRoot, 'examples', 'failing-flow.yaml'), join(dir, 'examples', 'failing-flow.yaml'));
       const run = await runBin(['test', 'flows', 'examples/failing-flow.yaml', '--repeat', '3', '--reporter', 'html', '--reporter', 'json=report.json'], { cwd: dir, timeoutMs: 120_000 });

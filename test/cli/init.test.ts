@@ -14,13 +14,14 @@ async function emptyRepo(): Promise<string> {
 const read = (dir: string, rel: string): Promise<string> => readFile(join(dir, rel), 'utf8');
 
 describe('roleflow init', () => {
-  it('scaffolds an empty folder so that validate, plan, apply and test pass against the embedded tenant', async () => {
+  it('scaffolds an empty folder so that validate, plan, apply and test pass against the embedded tenant, the test tied to the Role', async () => {
     const dir = await emptyRepo();
     const init = await runBin(['init'], { cwd: dir });
     expect(init.code).toBe(0);
     for (const file of ['roleflow.config.yaml', 'roles/example-assistant.md', 'flows/example.yaml', '.github/workflows/roleflow.yml', '.vscode/settings.json', '.gitignore']) {
       expect(init.stdout).toMatch(new RegExp(`^written +${file.replace(/[.*/]/g, '\\$&')}$`, 'm'));
     }
+    expect(await read(dir, '.gitignore')).toBe('.roleflow/\nnode_modules/\n');
     expect(await read(dir, 'roleflow.config.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/roleflow\/schemas\/config\.schema\.json$/m);
     expect(await read(dir, 'flows/example.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/roleflow\/schemas\/flow-test\.schema\.json$/m);
 
@@ -28,11 +29,23 @@ describe('roleflow init', () => {
     const plan = await runBin(['plan', '--detailed-exitcode'], { cwd: dir });
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('+ create example-assistant');
+    // The example flow test runs with the example Role: before it is applied, its step fails.
+    const early = await runBin(['test'], { cwd: dir });
+    expect(early.code).toBe(3);
+    expect(early.stdout).toContain('Role "example-assistant" not found on the tenant (used by step "llm"): apply the role files first (roleflow apply)');
     expect((await runBin(['apply', '--auto-approve'], { cwd: dir })).code).toBe(0);
     expect((await runBin(['plan', '--detailed-exitcode'], { cwd: dir })).code).toBe(0);
     const test = await runBin(['test'], { cwd: dir });
     expect(test.code).toBe(0);
     expect(test.stdout).toContain('Tests: 1 passed, 0 failed');
+
+    // A Role change, applied, changes the result.
+    const role = join(dir, 'roles/example-assistant.md');
+    await writeFile(role, (await read(dir, 'roles/example-assistant.md')).replace(/^description: .*$/m, 'description: Answers at length'));
+    expect((await runBin(['apply', '--auto-approve'], { cwd: dir })).code).toBe(0);
+    const changed = await runBin(['test'], { cwd: dir });
+    expect(changed.code).toBe(3);
+    expect(changed.stdout).toContain('results[0].role: expected to equal "Answers briefly, in the language of the question", got "Answers at length"');
   });
 
   it('writes a workflow that passes actionlint: plan and tests on pull requests, one apply at a time, a drift check', async () => {

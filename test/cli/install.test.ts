@@ -21,7 +21,7 @@ async function npx(cwd: string, args: string[]): Promise<{ code: number; stdout:
 }
 
 describe('the npm package', () => {
-  it('packs, installs into an empty project, and works there with npx: --version, init, validate, plan, test', async () => {
+  it('packs, installs into an empty project, and works there with npx: --version, init, validate, plan, apply, test', async () => {
     const packed = await tempDir('roleflow-pack-');
     onTestFinished(packed.cleanup);
     // --ignore-scripts: the package is packed from the dist/ this run built (`prepare` would rebuild
@@ -35,6 +35,12 @@ describe('the npm package', () => {
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'my-roles', version: '1.0.0', private: true }));
     await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(packed.dir, tarball!)], { cwd: project, timeout: 120_000 });
 
+    // One bundle holds what the CLI runs: no runtime dependency is installed with it, and the
+    // benchmarks' emulator bundle is not shipped; its licence and the bundled packages' notices are.
+    expect((await readdir(join(project, 'node_modules'))).filter((name) => !name.startsWith('.'))).toEqual(['roleflow']);
+    const shipped = await readdir(join(project, 'node_modules/roleflow'));
+    expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist', 'schemas', 'docs']));
+    expect((await readdir(join(project, 'node_modules/roleflow/dist'))).sort()).toEqual(['THIRD-PARTY-NOTICES.txt', 'bin.cjs']);
     const version = await npx(project, ['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect((await npx(project, ['init'])).code).toBe(0);
@@ -46,6 +52,8 @@ describe('the npm package', () => {
     const plan = await npx(project, ['plan', '--detailed-exitcode']);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+    // The example flow test runs with the example Role: applied first, as init says.
+    expect((await npx(project, ['apply', '--auto-approve'])).code).toBe(0);
     const test = await npx(project, ['test']);
     expect(test.code).toBe(0);
     expect(test.stdout).toContain('Tests: 1 passed, 0 failed');

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
-import { readJournal, type JournalRecord } from '../../src/core/history/index.js';
+import { readJournal, type JournalRecord } from '../../src/core/apply/history/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, project, roleText, TOKEN, type Project } from './roles-kit.js';
 

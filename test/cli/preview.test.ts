@@ -7,8 +7,8 @@ import { call } from '../helpers/emulator.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, mutations, project, roleText, tenantState, TOKEN, type Project } from './roles-kit.js';
 import { noToken } from './tenants-kit.js';
-import { compileSchema } from '../../src/core/schema.js';
-import { readJournal } from '../../src/core/history/index.js';
+import { compileSchema } from '../../src/core/text/schema.js';
+import { readJournal } from '../../src/core/apply/history/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
 
 const validPreview = compileSchema(loadSchema('preview'));
@@ -81,6 +81,30 @@ describe('roleflow preview', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`base  ${base.slice(0, 8)} (${base.slice(0, 12)})`);
     expect(text.stdout).toContain('1 test × transport: 0 regressions');
+  });
+
+  it('shows the test whose Role changed going from passed to failed, with its outputs\' diff, the other unchanged; --fail-on-regression exits 3', async () => {
+    const flows = {
+      flows: {
+        greet: { steps: [{ service: 'llm', role: 'greeter' }], outputs: { results: [{ reply: '${role.greeter.description}, ${name}' }] } },
+        echo: { steps: [{ service: 'echo' }], outputs: { results: ['${*}'] } },
+      },
+    };
+    const greetTest = `flow: greet\ntransport: ws\ntests:\n  - name: greets warmly\n    inputs: { name: Ada }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].reply", contains: Hello }\n`;
+    const r = await repo({ 'roles/greeter.md': roleText('greeter', 'Hello', 'You greet people.'), 'flows/greet.yaml': greetTest }, { flows });
+    await r.p.write('roles/greeter.md', roleText('greeter', 'Go away', 'You greet people.'));
+    const result = await r.cli(['preview', '--tenant', 'preview', '--base', 'main', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const byName = new Map(doc(result).tests.map((t) => [t.name, t]));
+    expect(byName.get('greets warmly')).toMatchObject({ base: { verdict: 'passed' }, head: { verdict: 'failed' }, outputs_changed: true });
+    expect(byName.get('greets warmly')!.outputs_diff).toContain('-      "reply": "Hello, Ada"\n+      "reply": "Go away, Ada"');
+    expect(byName.get('echoes')).toMatchObject({ base: { verdict: 'passed' }, head: { verdict: 'passed' }, outputs_changed: false });
+    const text = await r.cli(['preview', '--tenant', 'preview', '--base', 'main', '--fail-on-regression']);
+    expect(text.code).toBe(3);
+    expect(text.stdout).toMatch(/^REGRESSION flows\/greet\.yaml:4  flows\/greet\.yaml > greets warmly \[ws\]  passed → failed$/m);
+    const html = await r.cli(['preview', '--tenant', 'preview', '--base', 'main', '--reporter', 'html=preview.html']);
+    expect(html.code).toBe(0);
+    expect(await r.p.read('preview.html')).toContain('<h4>Head: <span class="fail">failed</span></h4>');
   });
 
   it('refuses, with nothing sent, a tenant not marked preview: true, or no --tenant (exit 4)', async () => {

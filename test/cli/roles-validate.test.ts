@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
 
-const FLOW = 'flow: summarize\ntests:\n  - name: says something\n    inputs: { text: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: results, length: { gte: 1 } }\n';
+const FLOW = 'flow: digest\ntests:\n  - name: says something\n    inputs: { text: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: results, length: { gte: 1 } }\n';
 
 describe('validate', () => {
   it('checks role files and flow tests offline, and says how many are valid', async () => {
@@ -14,7 +14,7 @@ describe('validate', () => {
       'roles/deep/ReadMe.MD': '# not a role either\n',
       'roles/deep/README.md.md': roleText('r', '', ''),
       'flows/summarize.yaml': FLOW,
-      'flows/more/other.yml': FLOW.replace('summarize', 'other'),
+      'flows/more/other.yml': FLOW.replace('digest', 'other'),
     });
     const r = await runCli(['validate'], { cwd: p.dir });
     expect(r).toEqual({ code: 0, stdout: '3 role files and 2 flow test files are valid.\n', stderr: '' });

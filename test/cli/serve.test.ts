@@ -139,6 +139,12 @@ describe('roleflow serve (a process)', () => {
     expect(list).toMatchObject({ status: 200, body: [role('lost')] });
   });
 
+  it('answers 429 with Retry-After past --rate-limit requests a second', async () => {
+    const s = await served(['--rate-limit', '0.5']);
+    expect((await http(s.baseUrl, 'GET', '/admin/roles/get', TOKEN)).status).toBe(200);
+    expect(await http(s.baseUrl, 'GET', '/admin/roles/get', TOKEN)).toMatchObject({ status: 429, headers: { 'retry-after': '2' }, body: { message: 'too many requests' } });
+  });
+
   it('delays every answer by --latency', async () => {
     const s = await served(['--latency', '120']);
     await http(s.baseUrl, 'GET', '/admin/roles/get', TOKEN);
@@ -165,7 +171,7 @@ describe('roleflow serve --help', () => {
   it('explains the command, its faults and persistence, with examples', async () => {
     const r = await runOnce(bin, ['serve', '--help'], { cwd: dir });
     expect(r.code).toBe(0);
-    for (const text of ['--port 0', '--data FILE', '--fail-rate', '--lost-rate', '--latency', 'SIGTERM', 'ROLEFLOW_TOKEN', 'Examples', '$ roleflow serve --port 0']) {
+    for (const text of ['--port 0', '--data FILE', '--fail-rate', '--lost-rate', '--rate-limit', '--latency', 'SIGTERM', 'ROLEFLOW_TOKEN', 'Examples', '$ roleflow serve --port 0']) {
       expect(r.stdout, text).toContain(text);
     }
   });

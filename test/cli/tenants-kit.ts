@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, project, TOKEN, type Project } from './roles-kit.js';
@@ -41,4 +45,22 @@ export async function twoTenants(
 /** Neither stream of `r` holds the token. */
 export function noToken(r: CliResult): boolean {
   return !r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN);
+}
+
+const git = promisify(execFile);
+const COMMITTER = ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid'];
+
+/**
+ * Commit everything in the project (a git repository from the first call on, whose `.gitignore`
+ * keeps the reports and plans the tests write out of it, as a CI workspace would): its HEAD.
+ */
+export async function commitAll(p: Project, message = 'change'): Promise<string> {
+  const opts = { cwd: p.dir };
+  if (!existsSync(join(p.dir, '.git'))) {
+    await git('git', ['init', '-q'], opts);
+    if (!existsSync(join(p.dir, '.gitignore'))) await p.write('.gitignore', '*.json\n.roleflow/\n');
+  }
+  await git('git', ['add', '-A'], opts);
+  await git('git', [...COMMITTER, 'commit', '-q', '--allow-empty', '-m', message], opts);
+  return (await git('git', ['rev-parse', 'HEAD'], opts)).stdout.trim();
 }

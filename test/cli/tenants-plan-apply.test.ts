@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { CliResult } from '../helpers/cli.js';
 import { call } from '../helpers/emulator.js';

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
 import { mutations, tenantState } from './roles-kit.js';
-import { noToken, twoTenants } from './tenants-kit.js';
+import { commitAll, noToken, twoTenants } from './tenants-kit.js';
 
 // Variables and per-tenant Roles through a run over both tenants at once, and through promote:
 // each tenant's plan renders the files for that tenant, in one comment, one apply, one promotion.
 
-const SHA = '89abcdef0123456789abcdef0123456789abcdef';
 const FILES = {
   'roles/support.md': '---\nname: support\ndescription: "Support for ${vars.product}"\n---\nYou support ${vars.product}; mail ${vars.email}. Keep {{user}} and $${vars.literal}.\n',
   'roles/experiment.md': '---\nname: experiment\ndescription: trial\ntenants: [staging]\n---\nTry ${vars.product} beta.\n',
@@ -51,9 +50,10 @@ describe('variables and per-tenant Roles over several tenants in one run', () =>
 
   it('promote renders the files for the tenant promoted to: production gets its own values, and not the staging-only Role', async () => {
     const t = await setup();
+    await commitAll(t.p);
     expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
-    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=report.json'], { GITHUB_SHA: SHA })).code).toBe(0);
-    const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'report.json', '--auto-approve'], { GITHUB_SHA: SHA });
+    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=report.json'])).code).toBe(0);
+    const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'report.json', '--auto-approve']);
     expect(r.code).toBe(0);
     expect(tenantState(t.production)).toEqual(['support: Support for Acme Cloud / You support Acme Cloud; mail help@acme.test. Keep {{user}} and ${vars.literal}.']);
     expect(noToken(r)).toBe(true);

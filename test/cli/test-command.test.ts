@@ -71,7 +71,7 @@ describe('roleflow test', () => {
     expect(byFile.code).toBe(3);
     expect(ids(report(byFile.stdout))).toEqual(['flows/bad.yaml > expects a wrong greeting [ws]']);
     const none = await s.test(['--grep', 'nobody']);
-    expect(none).toMatchObject({ code: 1, stdout: '', stderr: 'error: no test matches --grep nobody\n' });
+    expect(none).toMatchObject({ code: 1, stdout: '', stderr: 'error: no test ran: no test matches --grep nobody; --pass-with-no-tests accepts a run that tests nothing\n' });
     const invalid = await s.test(['--grep', '(']);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/^error: invalid --grep "\(":/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENDED_BY } from '../../src/core/flows/index.js';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { suite } from './test-kit.js';

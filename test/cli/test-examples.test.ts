@@ -5,12 +5,14 @@ import type { RunReport } from '../../src/report/model.js';
 import { repoRoot, runCli, tempDir } from '../helpers/cli.js';
 
 describe("the repository's example flow tests", () => {
-  it('pass against the embedded tenant over both transports; examples/failing-flow.yaml fails', async () => {
+  it('pass against the embedded tenant holding roles/, over both transports; examples/failing-flow.yaml fails', async () => {
     const { dir, cleanup } = await tempDir('roleflow-examples-');
     try {
       await cp(join(repoRoot, 'flows'), join(dir, 'flows'), { recursive: true });
       await cp(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
-      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true }); // not_leaks reads them
+      // The Roles of roles/ on the embedded tenant: the summarize flow runs with one; not_leaks reads them.
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true });
+      expect(await runCli(['apply', '--auto-approve'], { cwd: dir })).toMatchObject({ code: 0 });
       const [passing, failing] = await Promise.all([
         runCli(['test', '--json', '--concurrency', '8'], { cwd: dir }),
         runCli(['test', 'examples/failing-flow.yaml', '--json'], { cwd: dir }),

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { binPath, runBin, runCli } from '../helpers/cli.js';

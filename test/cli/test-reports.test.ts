@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { findAll, parseXml } from '../report/xml.js';

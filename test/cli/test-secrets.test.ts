@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';

@@ -11,12 +11,14 @@ const LOG = [{ count: '1', service: 'only', status: 'completed', latency: { mill
 
 /**
  * A tenant on 127.0.0.1 whose flow starts answer `starts[i]` to the i-th start (the last one for
- * every later start: `hang` never answers), and whose execution log holds one completed step.
+ * every later start: `hang` never answers), whose execution log holds one completed step, and
+ * which holds no Role (`test` lists them before and after the run).
  */
 async function tenant(starts: ({ status: number; headers?: Record<string, string> } | 'hang')[]) {
   let seen = 0;
   const server = await oddTenant((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/admin/stats') return json(res, 200, LOG);
+    if (req.url?.startsWith('/admin/roles/get')) return json(res, 200, []);
     const answer = starts[Math.min(seen++, starts.length - 1)]!;
     if (answer === 'hang') return;
     json(res, answer.status, answer.status === 200 ? { flowId: 'f-1', executionId: `e-${seen}` } : { message: `answer ${answer.status}` }, answer.headers);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, tenantVars } from '../../src/core/config.js';
+import { parseConfig, tenantVars } from '../../src/core/config/config.js';
 import { formatIssue } from '../../src/core/errors.js';
 import { loadSchema } from '../../src/files/package-root.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf, InvalidFilesError, RoleflowError, type ErrorCode } from '../../src/core/errors.js';
 import { cleanError } from '../../src/core/redact-messages.js';
 import type { ExecutionResult } from '../../src/core/flows/index.js';
-import { tenantProblem } from '../../src/run/flow-shared.js';
+import { tenantProblem } from '../../src/run/flows/flow-shared.js';
 
 const CODES: ErrorCode[] = ['failed', 'usage', 'config', 'invalid_files', 'unreachable', 'unauthorized', 'no_answer', 'tenant_error', 'tenant_refused', 'outcome_unknown', 'guard'];
 

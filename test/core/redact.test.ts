@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makeRedactor } from '../../src/core/redact.js';
-import { escapeControls, jsonText, safeText } from '../../src/core/safe-text.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
+import { escapeControls, jsonText, safeText } from '../../src/core/text/safe-text.js';
 import { oneLine } from '../../src/core/redact-messages.js';
 
 describe('makeRedactor: text', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeChar, escapeControls, escapeStray, fitColumns, hasUnsafe, jsonText, safeText } from '../../src/core/safe-text.js';
+import { escapeChar, escapeControls, escapeStray, fitColumns, hasUnsafe, jsonText, safeText } from '../../src/core/text/safe-text.js';
 
 // What no shown text may hold, written out here rather than taken from the module under test:
 // C0, DEL, C1, format characters (bidi overrides, zero-width), line/paragraph separators, lone

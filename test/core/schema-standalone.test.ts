@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSchema, describeSchemaError } from '../../src/core/schema.js';
+import { compileSchema, describeSchemaError } from '../../src/core/text/schema.js';
 import { repoRoot } from '../helpers/cli.js';
 // @ts-expect-error: a plain build script, no types
 import { precompiledModule, standaloneFor } from '../../scripts/standalone-validators.mjs';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../src/core/errors.js';
-import { decodeText, type TextFileKind } from '../../src/core/text-file.js';
+import { decodeText, type TextFileKind } from '../../src/core/text/text-file.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const problems = (bytes: Uint8Array, kind: TextFileKind): string[] => {

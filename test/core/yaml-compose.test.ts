@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { LineCounter, parseDocument, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseYaml } from '../../src/core/yaml-source.js';
+import { parseYaml } from '../../src/core/text/yaml-source.js';
 
 // parseYaml makes the syntax tree once, checks its depth, then composes it (yaml's parseDocument
 // unrolled). It must read exactly what parseDocument reads: the same value, or the same errors at

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseYaml, YAML_LIMITS } from '../../src/core/yaml-source.js';
+import { parseYaml, YAML_LIMITS } from '../../src/core/text/yaml-source.js';
 
 const flow = (n: number): string => `a: ${'['.repeat(n)}${']'.repeat(n)}\n`;
 const block = (n: number): string => Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' 1\n';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/core/model.js';
-import { RoleStore, type LastUpdateField, type RoleChange } from '../../src/emulator/role-store.js';
+import { RoleStore, type LastUpdateField, type RoleChange } from '../../src/emulator/store/role-store.js';
 
 // The store keeps each Role only as the JSON the service answers. Against a plain model of Role
 // objects (what the store held before), every answer must be the same: one Role, the list, the

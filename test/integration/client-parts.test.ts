@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { backoffMs } from '../../src/tenant/http-errors.js';
-import { redactUrl } from '../../src/core/printed-url.js';
-import { isLoopback, safeTenantUrl } from '../../src/core/url-safety.js';
+import { redactUrl } from '../../src/core/text/printed-url.js';
+import { isLoopback, safeTenantUrl } from '../../src/core/config/url-safety.js';
 import { clientFor } from './client-kit.js';
 
 describe('client: where the token may go', () => {

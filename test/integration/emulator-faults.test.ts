@@ -63,7 +63,20 @@ describe('emulator: injected faults', () => {
     });
   });
 
+  it('rateLimit answers 429 with Retry-After once its bucket is empty, before the token and without doing anything', async () => {
+    // Half a request a second: one token, the next in two seconds; the test's requests come well within that.
+    await withEmulator({ rateLimit: { perSecond: 0.5 } }, async (e) => {
+      expect((await call(e, 'POST', '/admin/roles/create', { body: role })).status).toBe(200);
+      const refused = await call(e, 'POST', '/admin/roles/create', { body: role });
+      expect([refused.status, refused.body, refused.headers['retry-after']]).toEqual([429, { message: 'too many requests' }, '2']);
+      expect((await call(e, 'GET', '/admin/roles/get', { token: 'wrong' })).status).toBe(429);
+      expect(e.roles()).toHaveLength(1);
+      expect(e.requests().map((r) => r.status)).toEqual([200, 429, 429]);
+    });
+  });
+
   it('refuses nonsense options with one clear line', async () => {
+    await expect(startEmulator({ rateLimit: { perSecond: 0 } })).rejects.toThrow('emulator: rateLimit.perSecond must be more than 0');
     await expect(startEmulator({ failRate: 2 })).rejects.toThrow('emulator: failRate must be between 0 and 1');
     await expect(startEmulator({ port: -1 })).rejects.toThrow(/port must be an integer/);
   });

@@ -151,7 +151,7 @@ describe('emulator: the default flows file', () => {
   it('holds the documented example flows and runs echo at once', async () => {
     const text = readFileSync(new URL('../../emulator-flows.yaml', import.meta.url), 'utf8');
     const loaded = loadFlowsConfig(text, 'emulator-flows.yaml');
-    expect(loaded.ok && Object.keys(loaded.value.flows)).toEqual(['summarize', 'classify', 'echo', 'slow-report', 'flaky-pipeline']);
+    expect(loaded.ok && Object.keys(loaded.value.flows)).toEqual(['summarize', 'assistant', 'classify', 'echo', 'slow-report', 'flaky-pipeline']);
 
     const { executionId } = await start(emulator(), 'echo', { a: '1', b: 'two' });
     const [entry] = await logs(emulator(), executionId);

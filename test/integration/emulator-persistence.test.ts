@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadDataFile } from '../../src/emulator/data-file.js';
+import { loadDataFile } from '../../src/emulator/store/data-file.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { call } from '../helpers/emulator.js';
 

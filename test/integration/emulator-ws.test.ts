@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startEmulator, type FlowsConfig, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type FlowsConfig } from '../../src/emulator/index.js';
 import { emulatorPerFile } from '../helpers/emulator.js';
+import { exchange, open } from '../helpers/ws.js';
 
 const flows: FlowsConfig = {
   flows: {
@@ -26,38 +27,6 @@ const flows: FlowsConfig = {
     slow: { steps: [{ service: 'wait', latency: 3_600_000 }], outputs: { results: [] } },
   },
 };
-
-type Msg = Record<string, string>;
-
-function open(e: RunningEmulator, how: { header?: string; query?: string; path?: string } = { header: e.token }): Promise<WebSocket> {
-  const url = new URL(e.wsUrl);
-  if (how.path) url.pathname = how.path;
-  if (how.query !== undefined) url.searchParams.set('token', how.query);
-  const headers = how.header === undefined ? {} : { authorization: `Bearer ${how.header}` };
-  const ws = new WebSocket(url, { headers });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
-
-/** Send one frame and gather the replies until `count` have come. */
-function exchange(ws: WebSocket, frame: unknown, count: number): Promise<Msg[]> {
-  const got: Msg[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`only ${got.length} of ${count} messages`)), 3000);
-    const onMessage = (data: WebSocket.RawData): void => {
-      got.push(JSON.parse(data.toString()) as Msg);
-      if (got.length < count) return;
-      clearTimeout(timer);
-      ws.off('message', onMessage);
-      resolve(got);
-    };
-    ws.on('message', onMessage);
-    ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
-  });
-}
 
 /** Whether another message arrives within `ms`. */
 function quietFor(ws: WebSocket, ms: number): Promise<boolean> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/core/config.js';
+import { defaultConfig } from '../../src/core/config/config.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { loadConfig } from '../../src/files/config-file.js';
 import { openTenant } from '../../src/tenant/open-tenant.js';

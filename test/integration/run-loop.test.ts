@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlowTestFile } from '../../src/core/flows/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
-import { runTests } from '../../src/run/flow-tests.js';
+import { runTests } from '../../src/run/flows/flow-tests.js';
 import { selectRuns } from '../../src/core/runs/select.js';
 import { clientFor, closedPort } from './client-kit.js';
 

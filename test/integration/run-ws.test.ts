@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { evaluateTest } from '../../src/core/flows/index.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { tenantProblem } from '../../src/run/flow-shared.js';
-import { runWs } from '../../src/run/flow-ws.js';
+import { tenantProblem } from '../../src/run/flows/flow-shared.js';
+import { runWs } from '../../src/run/flows/flow-ws.js';
 import { flowTest } from '../core/flows/builders.js';
 import { clientFor } from './client-kit.js';
 

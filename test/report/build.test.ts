@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRedactor } from '../../src/core/redact.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
 import { buildTestResult } from '../../src/report/build.js';
 import { renderJson } from '../../src/report/json.js';
 import { redactReport, redactResult, summarise } from '../../src/report/run-report.js';

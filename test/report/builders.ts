@@ -1,5 +1,5 @@
 import type { ExecutionResult } from '../../src/core/flows/index.js';
-import { makeRedactor } from '../../src/core/redact.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
 import { buildTestResult } from '../../src/report/build.js';
 import { buildRunReport } from '../../src/report/run-report.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';

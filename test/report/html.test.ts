@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderHtml } from '../../src/report/html.js';
-import { makeRedactor } from '../../src/core/redact.js';
+import { renderHtml } from '../../src/report/html/report.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
 import { redactReport } from '../../src/report/run-report.js';
 import { https, result, runReport, step, wsWith } from './builders.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { progressLine, renderConsole, renderSummary, renderTestResult } from '../../src/report/console.js';
 import { renderAnnotations, renderStepSummary } from '../../src/report/github.js';
-import { mergeReports } from '../../src/report/json.js';
+import { mergeReports, mergeWarnings } from '../../src/report/json.js';
 import { parseReporters } from '../../src/report/reporters.js';
+import type { RunReport } from '../../src/report/model.js';
 import { https, result, runReport, step, wsWith } from './builders.js';
 
 const OUTPUT_TEST = '  - name: t\n    repeat: 3\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
@@ -162,6 +163,34 @@ describe('merging shard reports', () => {
     expect(Object.keys(same).slice(0, 4)).toEqual(['format_version', 'tool', 'tenant', 'commit']);
     expect(merge(at(1, 'abc1234'), at(2, 'def5678')).commit).toBeUndefined();
     expect(merge(at(1, 'abc1234'), at(2)).commit).toBeUndefined();
+  });
+
+  it('keeps the Roles digest only when every shard saw the same Roles, and the work tree dirty when any shard\'s was, with a warning for what it drops', () => {
+    const digest = (c: string) => `sha256:${c.repeat(64)}`;
+    const at = (index: number, over: Partial<RunReport>) => ({ ...shard(index, [`t${index}`]), ...over });
+    const merge = (a: RunReport, b: RunReport) => {
+      const inputs = [{ file: 'a.json', report: a }, { file: 'b.json', report: b }];
+      const merged = mergeReports(inputs);
+      if (!merged.ok) throw new Error(merged.error);
+      return { report: merged.value, warnings: mergeWarnings(inputs) };
+    };
+    const roles = { start: digest('a'), end: digest('a') };
+    const clean = { state: 'clean' as const };
+    const same = merge(at(1, { roles_digest: roles, work_tree: clean }), at(2, { roles_digest: roles, work_tree: clean }));
+    expect([same.report.roles_digest, same.report.work_tree, same.warnings]).toEqual([roles, clean, []]);
+    // A shard that started after the Roles changed: no one set of Roles, and promote refuses the merge.
+    const changed = merge(at(1, { roles_digest: roles, work_tree: clean }), at(2, { roles_digest: { start: digest('b'), end: digest('b') }, work_tree: clean }));
+    expect(changed.report.roles_digest).toBeUndefined();
+    expect(changed.warnings).toEqual(['warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and roleflow promote refuses it']);
+    const dirty = merge(at(1, { roles_digest: roles, work_tree: { state: 'dirty', changed: ['flows/b.yaml'] } }), at(2, { roles_digest: roles, work_tree: { state: 'dirty', changed: ['flows/a.yaml'] } }));
+    expect(dirty.report.work_tree).toEqual({ state: 'dirty', changed: ['flows/a.yaml', 'flows/b.yaml'] });
+    expect(merge(at(1, { work_tree: clean }), at(2, { work_tree: { state: 'unknown' } })).report.work_tree).toEqual({ state: 'unknown' });
+    const lacking = merge(at(1, { work_tree: clean }), at(2, {}));
+    expect(lacking.report.work_tree).toBeUndefined();
+    expect(lacking.warnings).toContain('warning: some reports do not record their work tree: the merged report records none, and roleflow promote refuses it');
+    expect(merge(at(1, { commit: 'abc1234' }), at(2, { commit: 'def5678' })).warnings).toContain(
+      'warning: the reports are of different commits (or some record none): the merged report records no commit, and roleflow promote refuses it',
+    );
   });
 
   it('refuses shards of different runs: other totals, a shard given twice, a whole run among shards', () => {

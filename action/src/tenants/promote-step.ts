@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { mdCode } from '../../../src/core/plan/markdown-parts.js';
+import { mdCode } from '../../../src/core/plan/render/markdown-parts.js';
 import { publishApplied } from '../apply-step.js';
 import { fenced, fitSummary, GITHUB_COMMENT_LIMIT, tailLines } from '../markdown.js';
 import type { RoleflowRun } from '../roleflow.js';

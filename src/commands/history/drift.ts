@@ -1,8 +1,9 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { ManyTenantsCommand } from '../tenant-command.js';
+import { RoleflowCommand } from '../base.js';
+import { allTenantsOption, baseUrlOption, jsonOption, rolesOption, tenantsOption, wsUrlOption } from '../options.js';
 
-export class DriftCommand extends ManyTenantsCommand {
+export class DriftCommand extends RoleflowCommand {
   static override paths = [['drift']];
   static override usage = Command.Usage({
     category: 'History, rollback and drift',
@@ -29,36 +30,18 @@ export class DriftCommand extends ManyTenantsCommand {
     ],
   });
 
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
-  json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  roles = rolesOption();
+  json = jsonOption('Print the result as JSON on stdout');
   detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 5 when a Role drifted, 2 when Roles are pending only, 0 when clean' });
   notify = Option.String('--notify', { description: "issue: add each tenant's GitHub issue to the result (the Action posts it)", validator: t.isEnum(['issue'] as const) });
 
   async execute(): Promise<number> {
-    const [{ drift }, core, { tenantNameOf }, { quote }] = await Promise.all([
-      import('../../run/drift.js'),
-      import('../../core/drift/index.js'),
-      import('../../tenant/open-tenant.js'),
-      import('../../core/roles/index.js'),
-    ]);
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    const names = several ?? [tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
-    const open = (name: string) => (several === undefined ? this.openTenant(config) : this.openTenantWith(config, { tenant: name }, true));
-    const doc = await drift({ cwd: this.context.cwd, config, tenants: names, roles: this.roles }, { open, warn: (line) => this.io.err(line) });
-    const reported = doc.tenants.filter((entry) => !core.isDriftError(entry)) as import('../../core/drift/index.js').TenantDrift[];
-    if (this.notify === 'issue') for (const entry of reported) entry.issue = core.driftIssue(entry);
-    if (this.json) this.io.outJson(doc);
-    else {
-      this.io.out(core.renderDriftText(doc));
-      for (const entry of reported) {
-        if (entry.issue === undefined) continue;
-        this.io.err(`notify: the issue of tenant ${quote(entry.tenant)} is to be ${entry.issue.open ? 'open' : 'closed'}: the Action's command: drift with notify: issue posts it (--json holds its title and body)`);
-      }
-    }
-    const failed = doc.tenants.filter(core.isDriftError);
-    for (const entry of failed) this.io.err(`error: tenant ${quote(entry.tenant)}: ${entry.error.message}`);
-    if (failed.length > 0) return 1;
-    return this.detailedExitcode ? core.driftExitCode(reported.flatMap((entry) => entry.roles.map((r) => r.status))) : 0;
+    const { drift } = await import('../../run/history/drift.js');
+    const { tenants, baseUrl, wsUrl, allTenants, roles, json, detailedExitcode, notify } = this;
+    return drift({ ...this.common, tenants, baseUrl, wsUrl, allTenants, roles, json, detailedExitcode, notify }, this.ports);
   }
 }

@@ -1,7 +1,8 @@
 import { Command, Option } from 'clipanion';
-import { TenantCommand } from '../tenant-command.js';
+import { RoleflowCommand } from '../base.js';
+import { baseUrlOption, jsonOption, tenantsOption, wsUrlOption } from '../options.js';
 
-export class HistoryShowCommand extends TenantCommand {
+export class HistoryShowCommand extends RoleflowCommand {
   static override paths = [['history', 'show']];
   static override usage = Command.Usage({
     category: 'History, rollback and drift',
@@ -20,21 +21,16 @@ export class HistoryShowCommand extends TenantCommand {
     ],
   });
 
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
   id = Option.String({ name: 'ID' });
   diff = Option.Boolean('--diff', false, { description: "Each change's content diff" });
-  json = Option.Boolean('--json', false, { description: 'Print the record (and with --diff each side of each change) as JSON on stdout' });
+  json = jsonOption('Print the record (and with --diff each side of each change) as JSON on stdout');
 
   async execute(): Promise<number> {
-    const [{ showRecord }, { recordDocument, renderRecordText }, { tenantNameOf }] = await Promise.all([
-      import('../../run/history.js'),
-      import('../../core/history/index.js'),
-      import('../../tenant/open-tenant.js'),
-    ]);
-    const config = await this.loadConfig();
-    const tenant = tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl });
-    const shown = await showRecord({ cwd: this.context.cwd, config, tenant, id: this.id, diff: this.diff }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (this.json) this.io.outJson(recordDocument(tenant, shown.record, shown.diffs));
-    else this.io.out(renderRecordText(shown.record, shown.diffs));
-    return 0;
+    const { historyShow } = await import('../../run/history/history.js');
+    const { tenants, baseUrl, wsUrl, id, diff, json } = this;
+    return historyShow({ ...this.common, tenants, baseUrl, wsUrl, id, diff, json }, this.ports);
   }
 }

@@ -1,8 +1,8 @@
-import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
-import { TenantCommand } from '../tenant-command.js';
+import { Command } from 'clipanion';
+import { RoleflowCommand } from '../base.js';
+import { baseUrlOption, jsonOption, numberOptionOr, tenantsOption, wsUrlOption } from '../options.js';
 
-export class HistoryCommand extends TenantCommand {
+export class HistoryCommand extends RoleflowCommand {
   static override paths = [['history']];
   static override usage = Command.Usage({
     category: 'History, rollback and drift',
@@ -24,16 +24,15 @@ export class HistoryCommand extends TenantCommand {
     ],
   });
 
-  limit = Option.String('--limit', '20', { description: 'How many records, newest first (default 20)', validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]) });
-  json = Option.Boolean('--json', false, { description: 'Print the records as JSON on stdout' });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  limit = numberOptionOr('--limit', '20', 'How many records, newest first (default 20)', { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+  json = jsonOption('Print the records as JSON on stdout');
 
   async execute(): Promise<number> {
-    const [{ history }, { renderHistoryText }, { tenantNameOf }] = await Promise.all([import('../../run/history.js'), import('../../core/history/index.js'), import('../../tenant/open-tenant.js')]);
-    const config = await this.loadConfig();
-    const tenant = tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl });
-    const doc = await history({ cwd: this.context.cwd, config, tenant, limit: Number(this.limit) }, { open: (name) => this.openTenant(config, name), warn: (line) => this.io.err(line) });
-    if (this.json) this.io.outJson(doc);
-    else this.io.out(renderHistoryText(doc));
-    return 0;
+    const { history } = await import('../../run/history/history.js');
+    const { tenants, baseUrl, wsUrl, json } = this;
+    return history({ ...this.common, tenants, baseUrl, wsUrl, json, limit: Number(this.limit) }, this.ports);
   }
 }

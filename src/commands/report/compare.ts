@@ -1,8 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { environmentSecrets } from '../../core/redact.js';
 import { RoleflowCommand } from '../base.js';
+import { failOnRegressionOption, thresholdOption } from '../options.js';
 
 export class ReportCompareCommand extends RoleflowCommand {
   static override paths = [['report', 'compare']];
@@ -37,24 +35,12 @@ export class ReportCompareCommand extends RoleflowCommand {
   base = Option.String({ name: 'BASE' });
   head = Option.String({ name: 'HEAD' });
   format = Option.String('--format', 'text', { description: 'text (default), markdown or json' });
-  threshold = Option.String('--threshold', '20%', { description: 'The p50/p95 increase that may be a regression (default 20%)' });
-  failOnRegression = Option.Boolean('--fail-on-regression', false, { description: 'Exit 3 on a significant regression or a newly failing test' });
+  threshold = thresholdOption('The p50/p95 increase that may be a regression (default 20%)');
+  failOnRegression = failOnRegressionOption('Exit 3 on a significant regression or a newly failing test');
 
   async execute(): Promise<number> {
-    const [{ parseThreshold }, { compareReportFiles }, { renderComparison, COMPARE_FORMATS }] = await Promise.all([
-      import('../../core/compare/index.js'),
-      import('../../run/read-reports.js'),
-      import('../../report/compare.js'),
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const format = COMPARE_FORMATS.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
-    const threshold = parseThreshold(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
-    const comparison = await compareReportFiles(this.context.cwd, this.base, this.head, threshold.value);
-    const files = { base: this.base, head: this.head };
-    if (format === 'json') this.io.outData(comparison, (c) => renderComparison(c, files, 'json'));
-    else this.io.out(renderComparison(comparison, files, format));
-    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportCompare } = await import('../../run/report.js');
+    const { base, head, format, threshold, failOnRegression } = this;
+    return reportCompare({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
   }
 }

@@ -1,8 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { environmentSecrets } from '../../core/redact.js';
 import { RoleflowCommand } from '../base.js';
+import { passWithNoTestsOption, reporterOption } from '../options.js';
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -20,12 +18,17 @@ export class ReportMergeCommand extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
-      and has none otherwise (\`roleflow promote\` then refuses it).
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\`, the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) and the \`roles_digest\` (the
+      Roles the tenant held) when every report has the same, and has none otherwise, with a warning
+      (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
-      reports that are not the shards of one run.
+      A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
+      why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
+      should test something.
+
+      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
@@ -37,30 +40,13 @@ export class ReportMergeCommand extends RoleflowCommand {
 
   reports = Option.Rest({ name: 'FILE', required: 1 });
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
-  reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
+  reporter = reporterOption('console, junit, github, json or html, with =FILE for a file (repeatable)');
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
+  passWithNoTests = passWithNoTestsOption('A merged run in which no test ran exits 0, not 1');
 
   async execute(): Promise<number> {
-    const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
-      import('../../report/json.js'),
-      import('../../report/run-report.js'),
-      import('../../report/digest.js'),
-      import('../../report/reporters.js'),
-      import('../../run/write-reports.js'),
-      import('../../run/read-reports.js'),
-    ]);
-    // The reports were redacted when written; credentials in the environment are hidden here too.
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const reporters = parseReporters(this.reporter, false);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports(this.context.cwd, this.reports);
-    const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = redactReport(merged.value, this.io.redactor);
-    const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
-    const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
-    const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportMerge } = await import('../../run/report.js');
+    const { reports, allowPartial, passWithNoTests } = this;
+    return reportMerge({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, passWithNoTests }, this.ports);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Applying a plan, the pure parts (PRODUCT.md "Apply semantics"). The executor in
- * `src/run/apply.ts` sends the requests; this decides the phases and what each result means.
+ * `src/run/roles/apply-plan.ts` sends the requests; this decides the phases and what each result means.
  *
  * - `applyPhases(changes)`: runs of one action in plan order; a phase starts when the previous ended.
  * - `blockedReason(change, failedToFree)`: a change that would take a name a failed change was to free

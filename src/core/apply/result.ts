@@ -1,5 +1,5 @@
 import { plural, showName } from '../roles/index.js';
-import { jsonText } from '../safe-text.js';
+import { jsonText } from '../text/safe-text.js';
 import type { ChangeAction, Plan, PlanChange } from '../plan/index.js';
 
 /**

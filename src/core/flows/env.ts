@@ -1,6 +1,6 @@
 /**
  * `${env:NAME}` in test inputs (the values of the variables a file lists as secrets are then
- * redacted by `core/redact.ts`).
+ * redacted by `core/text/redact.ts`).
  * `$${` writes a literal `${`; any other `${…}` is an error, so a typo never reaches the flow as text.
  */
 

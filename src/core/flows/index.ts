@@ -10,7 +10,7 @@
  *   every `FlowTest` (repeat 1, min_pass = repeat, timeout 60s, until.quiet 3s); every test and
  *   assertion keeps its line and column for annotations. `flowTestId(file, name)` is `FlowTest.id`.
  * - `expandInputs(inputs, env, secretNames)` resolves `${env:NAME}` (unset → `missing`, an error for
- *   that test) and returns the secret values, for `makeRedactor` (`core/redact.ts`) to hide.
+ *   that test) and returns the secret values, for `makeRedactor` (`core/text/redact.ts`) to hide.
  * - `parseDuration`, `parseBudget`, `withinBudget`, `formatMs`: `"1.5s"`, `"< 4s"`.
  *
  * Running one execution: when it is over is `core/runs` (end rules); here
@@ -31,11 +31,11 @@ export { expandInputs, parseEnvRefs, type ExpandedInputs } from './env.js';
 export { parseDuration, parseBudget, withinBudget, formatMs } from './duration.js';
 export { latencyMs, percentile } from './latency.js';
 export { parsePath, valueAt } from './path.js';
-export { checkOutput, show, type OutputVerdict } from './operators.js';
-export { evaluateTest } from './evaluate.js';
+export { checkOutput, show, type OutputVerdict } from './checks/operators.js';
+export { evaluateTest } from './checks/evaluate.js';
 export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } from './repeats.js';
-export { globToRegExp, matchesGlob } from '../glob.js';
-export { usesOperator, unknownLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
+export { globToRegExp, matchesGlob } from '../text/glob.js';
+export { usesOperator, unknownLeakRoles, liveSnapshotKeys } from './checks/assertion-needs.js';
 export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
 export { LeakIndex, normalise, excerpt, DEFAULT_MIN_CHARS, type RoleText, type Leak } from './checks/leaks.js';
 export { leakTexts } from './checks/leak-sources.js';

@@ -1,6 +1,6 @@
 import type { Issue } from '../errors.js';
-import { pointerToPath } from '../schema.js';
-import type { YamlSource } from '../yaml-source.js';
+import { pointerToPath } from '../text/schema.js';
+import type { YamlSource } from '../text/yaml-source.js';
 import { parseBudget, parseDuration } from './duration.js';
 import type { Budget, Located } from './types.js';
 

@@ -1,9 +1,9 @@
-import { closest } from '../schema.js';
+import { closest } from '../text/schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
-import { globToRegExp } from '../glob.js';
+import { globToRegExp } from '../text/glob.js';
 import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
-import { compileMatches } from './operators.js';
+import { compileMatches } from './checks/operators.js';
 import { parsePath } from './path.js';
 import {
   OPERATORS,

@@ -1,6 +1,6 @@
 import type { Issue, Result } from '../errors.js';
-import { validateAgainst } from '../schema.js';
-import { parseYaml } from '../yaml-source.js';
+import { validateAgainst } from '../text/schema.js';
+import { parseYaml } from '../text/yaml-source.js';
 import { parseEnvRefs } from './env.js';
 import { arr, int, LoadContext, ptr, rec } from './load-context.js';
 import { loadExpect } from './parse-expect.js';

@@ -1,4 +1,4 @@
-import { latencyResults } from './latency-check.js';
+import { latencyResults } from './checks/latency-check.js';
 import type { AssertionResult, ExecutionResult, FlowTest } from './types.js';
 
 /**

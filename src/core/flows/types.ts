@@ -1,7 +1,5 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { ErrorCode } from '../errors.js';
-import type { LeakIndex } from './checks/leaks.js';
-import type { SchemaCheck } from './checks/schema-check.js';
 
 /** A value parsed from one string the user wrote, or one line saying what is wrong with it. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -135,7 +133,7 @@ export interface AssertionContext {
   /** `CI` is set (and `-u` is not): a snapshot missing from its file fails instead of being written. */
   ci?: boolean;
   /** The index of one Role (or `*`: all of them) for `not_leaks`; undefined: no such Role. */
-  leaks?: (role: string, minChars: number) => LeakIndex | undefined;
+  leaks?: (role: string, minChars: number) => LeakFinder | undefined;
   /**
    * Secrets masked in a value, as every report masks them: a snapshot is compared (and written)
    * masked, so a snapshot file never holds a secret.
@@ -237,4 +235,24 @@ export interface AssertionResult extends Located {
   message: string;
   /** A failed `snapshot`: the unified diff of the YAML, snapshot (`-`) to received (`+`). */
   diff?: string;
+}
+
+/** A compiled JSON Schema of a `schema` assertion: the failures of `value` at `path` (none: it fits). */
+export type SchemaCheck = (value: unknown, path: string) => string[];
+
+/** A run of a Role's text found in an output (`not_leaks`). */
+export interface Leak {
+  role: string;
+  file: string;
+  /** The line of the role file where the leaked run starts. */
+  line: number;
+  /** The leaked run, whitespace normalised, in full. */
+  text: string;
+}
+
+/** What `not_leaks` looks for in an output: the first run of a Role's text it holds (checks/leaks.ts `LeakIndex`). */
+export interface LeakFinder {
+  /** The shortest run that counts as a leak. */
+  readonly minChars: number;
+  find(text: string): Leak | undefined;
 }

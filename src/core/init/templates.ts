@@ -2,8 +2,9 @@ import { workflowText } from './workflow.js';
 
 /**
  * What `roleflow init` writes into a repository, as data: each file's path (with `/`) and text.
- * Pure: `run/init.ts` decides what to write, keep or merge. Everything here passes `validate`,
- * `plan` and `test` against the embedded tenant as written, and the workflow passes actionlint.
+ * Pure: `files/init-files.ts` decides what to write, keep or merge. Everything here passes `validate`,
+ * `plan`, `apply` and then `test` against the embedded tenant as written (the example flow test
+ * needs the example Role on the tenant), and the workflow passes actionlint.
  */
 
 export interface InitOptions {
@@ -84,26 +85,32 @@ function configText({ tenant, previewTenant }: InitOptions): string {
 
 const ROLE = `---
 name: example-assistant
-description: A first Role managed by roleflow; rename or replace it
+description: Answers briefly, in the language of the question
 ---
 You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
 When you do not know, say so and suggest where to look.
 `;
 
+// Tied to ROLE: the embedded tenant's \`assistant\` flow runs with the Role example-assistant and
+// answers with its description (emulator-flows.yaml), so this test passes once ROLE is applied.
 const FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
 #
-# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
-# point \`flow:\` at one of your tenant's flows and assert on what it returns.
-flow: echo
+# A first flow test. The embedded tenant's \`assistant\` flow runs with the Role example-assistant
+# (roles/example-assistant.md) and its answer carries that Role's description: edit the description,
+# \`roleflow apply\`, and this test fails until it expects the new one. Before the Role is applied
+# the flow's step fails ("Role ... not found on the tenant"): run \`roleflow apply\` first.
+# With your own tenant, point \`flow:\` at one of its flows and assert on what it returns.
+flow: assistant
 transport: ws
 tests:
-  - name: returns its inputs
-    inputs: { greeting: hello }
+  - name: answers as the example-assistant Role
+    inputs: { question: "Where is my order?" }
     until: { messages: 1 }          # one node: over at its completed message
     timeout: 10s
     expect:
       outputs:
-        - { path: "results[0].greeting", equals: hello }
+        - { path: "results[0].answer", contains: "Where is my order?" }
+        - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
 
 /** The `yaml.schemas` entries of `.vscode/settings.json` (the Red Hat YAML extension). */
@@ -114,5 +121,5 @@ export function editorSchemas(): Record<string, string[]> {
   };
 }
 
-/** The line `.gitignore` needs: the embedded tenant's state. */
-export const GITIGNORE_LINE = '.roleflow/';
+/** What `.gitignore` needs: the embedded tenant's state (and roleflow's journal), and the installed packages. */
+export const GITIGNORE_LINES = ['.roleflow/', 'node_modules/'];

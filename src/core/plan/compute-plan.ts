@@ -3,7 +3,7 @@ import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
 import { showName } from '../roles/display.js';
 import { planGuards } from './guards.js';
-import { planBaseUrl } from '../printed-url.js';
+import { planBaseUrl } from '../text/printed-url.js';
 import { nameStateHash, roleStateHash } from './hash.js';
 import { globMatcher, matchRoles } from './matching.js';
 import {

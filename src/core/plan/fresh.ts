@@ -1,6 +1,6 @@
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
-import { planBaseUrl } from '../printed-url.js';
+import { planBaseUrl } from '../text/printed-url.js';
 import { nameStateHash, roleStateHash } from './hash.js';
 import { indexRoles } from './matching.js';
 import type { Plan } from './types.js';

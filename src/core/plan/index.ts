@@ -11,6 +11,7 @@
  *   an altered plan (its `digest`, see `planDigest`) or one today's guards refuse → exit 4.
  * - `planHasChanges(plan)` — for `--detailed-exitcode`.
  * - `globToRegExp(glob)`, `globMatcher(globs)` — the name globs of `protect` / `ignore`.
+ * - `rolesDigest(roles, ignore)` — the Roles as the plan compares them, one digest (the promotion gate).
  *
  * Rendering
  * - `renderPlanText(plan, {color, rolesDir?})`, `renderPlanJson(plan)`,
@@ -20,10 +21,11 @@
  */
 export { computePlan, unreadablePlan } from './compute-plan.js';
 export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
-export { globToRegExp } from '../glob.js';
+export { globToRegExp } from '../text/glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './fresh.js';
 export { nameStateHash, roleStateHash } from './hash.js';
-export { planBaseUrl } from '../printed-url.js';
+export { rolesDigest } from './roles-digest.js';
+export { planBaseUrl } from '../text/printed-url.js';
 export { contentDiff } from './content-diff.js';
 export {
   PLAN_FORMAT_VERSION,
@@ -42,10 +44,10 @@ export {
   type TenantPlanError,
   isTenantPlanError,
 } from './types.js';
-export { planSummaryLine, renderPlanText } from './render-text.js';
+export { planSummaryLine, renderPlanText } from './render/text.js';
 export { planDigest, planJsonBytes, renderPlanJson, renderTenantPlansJson, tenantPlansDigest, type TenantPlans } from './render-json.js';
 export { planGuards, type GuardOptions } from './guards.js';
 export { savedPlanRefusals } from './saved.js';
 export { compare } from './notes.js';
-export { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './render-markdown.js';
-export { renderTenantPlansMarkdown, renderTenantPlansText, shareRoom } from './render-tenants.js';
+export { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './render/markdown.js';
+export { renderTenantPlansMarkdown, renderTenantPlansText, shareRoom } from './render/tenants.js';

@@ -1,6 +1,6 @@
 import type { Issue } from '../errors.js';
-import { globToRegExp } from '../glob.js';
-import { groupBy } from '../group-by.js';
+import { globToRegExp } from '../text/glob.js';
+import { groupBy } from '../text/group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
 import type { RoleFile } from '../roles/role-file.js';

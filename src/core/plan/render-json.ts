@@ -2,9 +2,9 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { sha256 } from './hash.js';
 import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type PlanChange, type TenantPlanEntry } from './types.js';
-import type { Redactor } from '../redact.js';
-import { jsonText } from '../safe-text.js';
-import { encodedInPieces } from '../text-parts.js';
+import type { Redactor } from '../text/redact.js';
+import { jsonText } from '../text/safe-text.js';
+import { encodedInPieces } from '../text/text-parts.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */
 const KEY_ORDER = [

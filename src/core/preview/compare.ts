@@ -1,6 +1,6 @@
 import { compareRuns, type ComparableReport, type ComparableResult, type MetricComparison, type TestRef } from '../compare/index.js';
 import { contentDiff } from '../plan/content-diff.js';
-import { stableJson } from '../stable-json.js';
+import { stableJson } from '../text/stable-json.js';
 
 /**
  * `roleflow preview`'s comparison — pure: the same flow tests run on the base Roles and on the
@@ -124,7 +124,7 @@ function why(r: PreviewResult): string {
     if (repeat.status !== 'fail' && repeat.status !== 'error') continue;
     if (repeat.error !== undefined) return repeat.error;
     const failed = repeat.assertions.find((a) => a.status === 'fail');
-    if (failed !== undefined) return `${failed.label}: ${failed.message}`;
+    if (failed !== undefined) return failed.message;
   }
   return r.message;
 }

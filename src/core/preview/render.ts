@@ -1,9 +1,9 @@
 import type { MetricComparison } from '../compare/index.js';
 import { formatMs } from '../flows/duration.js';
-import { mdCode, mdText } from '../plan/markdown-parts.js';
-import { GITHUB_COMMENT_LIMIT } from '../plan/render-markdown.js';
+import { mdCode, mdText } from '../plan/render/markdown-parts.js';
+import { GITHUB_COMMENT_LIMIT } from '../plan/render/markdown.js';
 import { plural, thousands } from '../roles/display.js';
-import { escapeControls } from '../safe-text.js';
+import { escapeControls } from '../text/safe-text.js';
 import { isRegression, latencyChanged, verdictChanged, type PreviewComparison, type TestPreview } from './compare.js';
 import type { PreviewDocument } from './document.js';
 

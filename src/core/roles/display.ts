@@ -3,7 +3,7 @@
  * could move the cursor or recolour a terminal, a newline could forge an output line. Everything
  * a plan shows goes through these, which escape as `safe-text.ts` does.
  */
-import { escapeControls, hasUnsafe } from '../safe-text.js';
+import { escapeControls, hasUnsafe } from '../text/safe-text.js';
 
 /** A string in double quotes, with every unsafe character escaped (JSON-style). */
 export function quote(text: string): string {

@@ -1,6 +1,6 @@
 import type { Issue, Result } from '../errors.js';
-import { matchesGlob } from '../glob.js';
-import { groupBy } from '../group-by.js';
+import { matchesGlob } from '../text/glob.js';
+import { groupBy } from '../text/group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
 import type { RoleFile } from './role-file.js';

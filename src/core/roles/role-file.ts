@@ -1,7 +1,7 @@
 import type { Issue, Position, Result } from '../errors.js';
-import { validateAgainst } from '../schema.js';
-import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../text-file.js';
-import { parseYaml, type YamlSource } from '../yaml-source.js';
+import { validateAgainst } from '../text/schema.js';
+import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../text/text-file.js';
+import { parseYaml, type YamlSource } from '../text/yaml-source.js';
 import { splitFrontMatter } from './front-matter.js';
 import { readSimpleFrontMatter, schemaAcceptsSimple } from './simple-front-matter.js';
 

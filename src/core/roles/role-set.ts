@@ -1,6 +1,6 @@
 import type { Issue } from '../errors.js';
 import type { Position, RoleFile } from './role-file.js';
-import { groupBy } from '../group-by.js';
+import { groupBy } from '../text/group-by.js';
 import { HISTORY_ROLE } from './reserved.js';
 
 /**

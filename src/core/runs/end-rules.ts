@@ -99,7 +99,8 @@ export function httpsProgress(
     history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
   const failedStep = entries.find((e) => e.status !== 'completed');
   if (failedStep) {
-    const reason = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    const why = failedStep.error ? `: ${shortened(failedStep.error)}` : '';
+    const reason = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}${why}`;
     return { state: 'failed', history: next, step: failedStep, reason };
   }
   if (rule.steps !== undefined) {
@@ -170,7 +171,9 @@ export function tallyWsMessages(messages: readonly WsServerMessage[], rule: WsEn
 export function wsProgress(tally: WsTally, rule: WsEndRule, msSinceLast: number): WsProgress {
   const refused = tally.refused;
   if (refused) {
-    const text = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    // A payload's `error` member, when it has one, says why better than the whole payload.
+    const payload = messagePayload(refused) as { error?: unknown } | undefined;
+    const text = shortened(typeof payload?.error === 'string' ? payload.error : refused.messageText);
     const reason = `message from ${refused.service ?? 'the service'} has statusCode ${String(refused.statusCode)}: ${text}`;
     return { state: 'failed', message: refused, reason };
   }
@@ -197,4 +200,9 @@ export function quietEndedWsTests(file: FlowTestFile): FlowTest[] {
   return file.tests.filter(
     (t) => t.skip === undefined && (t.transports?.includes('ws') ?? true) && t.until.node === undefined && t.until.messages === undefined,
   );
+}
+
+/** A tenant's text in a reason: at most 200 characters. */
+function shortened(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

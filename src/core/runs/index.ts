@@ -20,6 +20,11 @@
  * Selecting
  * - `parseShard("2/4")`, `selectShard(ids, index, total)`: sorted ids dealt round-robin.
  * - `selectRuns(files, options)`: the runs of one `test` command, in order.
+ *
+ * What a run's report records
+ * - `countResults(results)`: the summary's counts, derived from the results (`promote` recounts).
+ * - `combineWorkTrees`, `commonRolesDigest`: the work tree and the tenant's Roles a run (or the
+ *   shards of a merge) ran against, combined.
  */
 export {
   httpsEndRule,
@@ -45,3 +50,6 @@ export {
 export { messagePayload } from './ws-payload.js';
 export { parseShard, selectShard, type Shard } from './shard.js';
 export { selectRuns, type PlannedRun, type Selection, type SelectOptions } from './select.js';
+export { countResults, type CountedResult, type RunCounts } from './counts.js';
+export { combineWorkTrees, commonRolesDigest, MAX_CHANGED, type RolesDigestRecord, type WorkTreeRecord } from './tested-against.js';
+export { transportWarnings, type TenantTransports } from './transport-warnings.js';

@@ -4,5 +4,5 @@
  */
 export { selectTenants } from './select.js';
 export { tenantsApplyLine, type TenantStep } from './apply-order.js';
-export { pathCovers, reportGateReasons, type GateReport } from './promotion.js';
+export { pathCovers, reportGateReasons, type GateExpectation, type GateReport } from './promotion.js';
 export { isTenantFailure, tenantError } from './tenant-errors.js';

@@ -1,17 +1,34 @@
 import { plural, quote, showName } from '../roles/display.js';
+import { countResults, type CountedResult, type RolesDigestRecord, type WorkTreeRecord } from '../runs/index.js';
+import { rolesReasons, summaryReasons, workTreeReasons, type ExpectedRoles } from './tested-against.js';
 
 /** What the promotion gate reads of a JSON test report (`schemas/report.schema.json`). */
 export interface GateReport {
   tenant: { name: string; base_url: string };
   commit?: string;
   selection?: { flows_dir: string; paths: string[]; grep?: string; transport?: string };
+  roles_digest?: RolesDigestRecord;
+  work_tree?: WorkTreeRecord;
   bailed?: boolean;
   shard?: { index: number; total: number };
   merged_shards?: { index: number; total: number }[];
   missing_shards?: { index: number; total: number }[];
   interrupted?: boolean;
-  summary: { tests: number; passed: number; skipped: number; failed: number; errored: number; not_run: number };
-  results: { id: string; transport: string; status: string }[];
+  summary: { tests: number; passed: number; skipped: number; failed: number; errored: number; not_run?: number; executions: number };
+  results: (CountedResult & { id: string; transport: string })[];
+}
+
+/** What the report must match: the tenant promoted from, its suite, its Roles, the commit. */
+export interface GateExpectation {
+  from: string;
+  fromUrl?: string;
+  /** The config's flows folder (`flows.dir`), as reports name it. */
+  flowsDir: string;
+  /** The Roles the role files render to for `from`. */
+  roles: ExpectedRoles;
+  commit: string | undefined;
+  /** Why `commit` is undefined, as it was the case. */
+  commitUnknown?: string;
 }
 
 /** Failing tests named in a refusal; the report has them all. */
@@ -20,17 +37,18 @@ const MAX_NAMED = 5;
 /**
  * Why a test report does not let a promotion from tenant `from` through, every reason at once
  * (empty: it does): it must be a report of `from` (by name, and at `fromUrl` when given), of the
- * whole suite (not narrowed by PATH arguments, --grep or --transport; not one shard, no missing
- * shard, not interrupted, nothing left unrun), with no
- * failed or errored test, recorded at `commit` — the commit being promoted. A report without a
- * commit, or a current commit that cannot be known, is refused: nothing ties it to these files.
+ * config's whole suite (its flows folder, not narrowed by PATH arguments, --grep or --transport;
+ * not one shard, no missing shard, not interrupted, nothing left unrun), with no failed or
+ * errored test, recorded at `commit` — the commit being promoted — on a clean work tree, while
+ * the tenant held the Roles the role files render to for it (at the start and at the end), and
+ * with a summary that is the count of its results (which are judged, not the summary). A report
+ * without a commit, or a current commit that cannot be known, is refused: nothing ties it to
+ * these files.
  */
-export function reportGateReasons(
-  report: GateReport,
-  expected: { from: string; fromUrl?: string; commit: string | undefined; /** Why `commit` is undefined, as it was the case. */ commitUnknown?: string },
-): string[] {
+export function reportGateReasons(report: GateReport, expected: GateExpectation): string[] {
   const reasons: string[] = [];
-  const { tenant, summary } = report;
+  const { tenant } = report;
+  const summary = countResults(report.results);
   if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
   else if (expected.fromUrl !== undefined && tenant.base_url !== expected.fromUrl) {
     reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
@@ -40,7 +58,7 @@ export function reportGateReasons(
   else if (report.shard !== undefined && report.merged_shards === undefined) {
     reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
   }
-  reasons.push(...selectionReasons(report.selection));
+  reasons.push(...selectionReasons(report.selection, expected.flowsDir));
   if (report.interrupted === true) reasons.push('the test run was interrupted');
   if (summary.not_run > 0) {
     const why = report.interrupted === true ? 'the run was interrupted' : report.bailed === true ? '--bail stopped the run after a failure' : '--bail or an interruption';
@@ -64,19 +82,28 @@ export function reportGateReasons(
     reasons.push(`the current commit is unknown (${expected.commitUnknown ?? 'neither a full GITHUB_SHA nor a git commit'}): the report cannot be tied to these files`);
   }
   else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  reasons.push(...workTreeReasons(report.work_tree));
+  reasons.push(...rolesReasons(expected.from, report.roles_digest, expected.roles));
+  reasons.push(...summaryReasons(report.summary, summary));
   return reasons;
 }
 
 /** Paths named in a refusal; the report has them all. */
 const MAX_PATHS = 3;
 
-/** Why the run's selection is not the whole suite: each filter `test` was given that narrowed it. */
-function selectionReasons(selection: GateReport['selection']): string[] {
+/**
+ * Why the run's selection is not the config's whole suite: another flows folder (another
+ * `--config`), each filter `test` was given that narrowed it.
+ */
+function selectionReasons(selection: GateReport['selection'], flowsDir: string): string[] {
   if (selection === undefined) {
     return ['the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again'];
   }
   const reasons: string[] = [];
   const { paths, flows_dir: folder } = selection;
+  if (folder !== flowsDir) {
+    reasons.push(`the run was of the flows folder ${showName(`${folder}/`)}, not of the config's ${showName(`${flowsDir}/`)} (another --config, or another working folder): run the config's whole suite from here`);
+  }
   if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
     const named = paths.slice(0, MAX_PATHS).map(showName).join(', ');
     const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : '';

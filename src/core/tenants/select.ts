@@ -1,7 +1,7 @@
-import { configuredTenant, type Config } from '../config.js';
+import { configuredTenant, type Config } from '../config/config.js';
 import { RoleflowError } from '../errors.js';
 import { quote } from '../roles/display.js';
-import { closest } from '../schema.js';
+import { closest } from '../text/schema.js';
 
 /** The embedded tenant's name: never part of `--all-tenants` unless named. */
 const LOCAL = 'local';

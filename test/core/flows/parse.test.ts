@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ptr } from '../../../src/core/flows/load-context.js';
-import { parsePointer } from '../../../src/core/yaml-source.js';
+import { parsePointer } from '../../../src/core/text/yaml-source.js';
 import { formatIssue } from '../../../src/core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../../src/core/flows/index.js';
 import { loadSchema } from '../../../src/files/package-root.js';

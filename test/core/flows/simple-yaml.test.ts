@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { readSimpleYaml } from '../../../src/core/flows/yaml/simple-yaml.js';
-import { parseYaml } from '../../../src/core/yaml-source.js';
+import { parseYaml } from '../../../src/core/text/yaml-source.js';
 import { random } from '../roles/builders.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compileSchema } from '../../../src/core/schema.js';
+import { compileSchema } from '../../../src/core/text/schema.js';
 import { renderPlanJson } from '../../../src/core/plan/index.js';
 import { file, plan, planSchema, role } from '../roles/builders.js';
 

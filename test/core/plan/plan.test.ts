@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import { compileSchema } from '../../../src/core/schema.js';
+import { compileSchema } from '../../../src/core/text/schema.js';
 import { planHasChanges, renderPlanJson } from '../../../src/core/plan/index.js';
 import { file, plan, planSchema, role } from '../roles/builders.js';
 

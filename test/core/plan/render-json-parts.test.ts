@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { planJsonBytes, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
-import { makeRedactor } from '../../../src/core/redact.js';
-import { jsonText } from '../../../src/core/safe-text.js';
-import { encodedInPieces } from '../../../src/core/text-parts.js';
+import { makeRedactor } from '../../../src/core/text/redact.js';
+import { jsonText } from '../../../src/core/text/safe-text.js';
+import { encodedInPieces } from '../../../src/core/text/text-parts.js';
 import { file, plan, role } from '../roles/builders.js';
 
 // `plan --json` writes the plan piece by piece as UTF-8 (planJsonBytes) so that 100,000 Roles never

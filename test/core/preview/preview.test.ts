@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparePreview, previewDocument, renderPreviewMarkdown, renderPreviewText, rolesDiffer, type PreviewDocument } from '../../../src/core/preview/index.js';
 import type { RunReport } from '../../../src/report/model.js';
-import { renderPreviewHtml } from '../../../src/report/preview-html.js';
+import { renderPreviewHtml } from '../../../src/report/html/preview.js';
 import { https, result, runReport, step, wsWith } from '../../report/builders.js';
 
 const REPLY = '  - name: replies\n    expect:\n      outputs:\n        - { path: "results[0].reply", contains: "refund" }\n';
@@ -51,7 +51,7 @@ describe('the behaviour diff', () => {
   it('renders text with the regression first, its diff and the unchanged count', () => {
     const text = renderPreviewText(sides(base, head));
     expect(text).toContain('base  main (aaaaaaaaaaaa)\nhead  work tree at bbbbbbbbbbbb\n');
-    expect(text).toMatch(/REGRESSION flows\/t\.yaml:3  flows\/t\.yaml > replies \[ws\]  passed → failed\n  head: results\[0\]\.reply.*refund/);
+    expect(text).toMatch(/REGRESSION flows\/t\.yaml:3  flows\/t\.yaml > replies \[ws\]  passed → failed\n  head: results\[0\]\.reply: .*refund/);
     expect(text).toContain('+      "reply": "Sorry, no."');
     expect(text).toContain('1 test unchanged.');
   });

@@ -5,6 +5,10 @@
  * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
  */
 
+import type { Leak, LeakFinder } from '../types.js';
+
+export type { Leak } from '../types.js';
+
 /** A Role's text as checked, and where its content starts in its file (1-based line). */
 export interface RoleText {
   name: string;
@@ -18,14 +22,6 @@ export interface RoleText {
   written?: { content: string; origin: readonly number[] };
 }
 
-export interface Leak {
-  role: string;
-  file: string;
-  /** The line of the role file where the leaked run starts. */
-  line: number;
-  /** The leaked run, whitespace normalised, in full. */
-  text: string;
-}
 
 export const DEFAULT_MIN_CHARS = 40;
 
@@ -39,7 +35,7 @@ interface NormalRole {
   origin: number[];
 }
 
-export class LeakIndex {
+export class LeakIndex implements LeakFinder {
   private readonly roles: NormalRole[];
   /** Window hash → [role index, start] pairs, flattened. */
   private readonly windows = new Map<number, number[]>();

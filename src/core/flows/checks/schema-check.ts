@@ -1,10 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { onFirstUse } from '../../first-use.js';
-import { draft07MetaSchema } from '../../precompiled-schemas.js';
-import { describeSchemaError } from '../../schema.js';
+import { onFirstUse } from '../../text/first-use.js';
+import { draft07MetaSchema } from '../../text/precompiled-schemas.js';
+import { describeSchemaError } from '../../text/schema.js';
+import type { SchemaCheck } from '../types.js';
 
 /** The problems of a value against a user's schema, each `path: what is wrong`; empty when it conforms. */
-export type SchemaCheck = (value: unknown, path: string) => string[];
+export type { SchemaCheck } from '../types.js';
 
 // Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
 // so loading the same file twice (watch mode, tests) cannot collide. `verbose` keeps the failing

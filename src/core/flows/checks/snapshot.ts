@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { stringify } from 'yaml';
 import type { Result } from '../../errors.js';
 import { contentDiff } from '../../plan/content-diff.js';
-import { parseYaml } from '../../yaml-source.js';
+import { parseYaml } from '../../text/yaml-source.js';
 
 /**
  * Snapshot (golden) files: `__snapshots__/<flow file>.snap.yaml` beside the flow file, one YAML

@@ -1,4 +1,4 @@
-import { unescapeSegment } from '../../yaml-source.js';
+import { unescapeSegment } from '../../text/yaml-source.js';
 
 /** What `simple-yaml.ts` reads: each value with where it starts, so a JSON pointer can be located. */
 
@@ -12,7 +12,7 @@ export interface Placed {
 }
 
 /**
- * `offsetOf` of core/yaml-source.ts over what `simple-yaml.ts` placed, for `parsePointer(pointer)`: the
+ * `offsetOf` of core/text/yaml-source.ts over what `simple-yaml.ts` placed, for `parsePointer(pointer)`: the
  * pointer read in place, one segment at a time (no array of segments; this runs for every test and
  * assertion loaded).
  */

@@ -1,4 +1,4 @@
-import { onFirstUse } from '../../first-use.js';
+import { onFirstUse } from '../../text/first-use.js';
 import { couldBeNumber } from '../../roles/simple-front-matter.js';
 
 /**

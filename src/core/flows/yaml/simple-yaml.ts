@@ -1,5 +1,5 @@
-import { onFirstUse } from '../../first-use.js';
-import type { YamlSource } from '../../yaml-source.js';
+import { onFirstUse } from '../../text/first-use.js';
+import type { YamlSource } from '../../text/yaml-source.js';
 import { offsetOf, type Placed } from './placed.js';
 import { DECLINE, decline, plainValue, quotedScalar, RESERVED } from './simple-scalars.js';
 

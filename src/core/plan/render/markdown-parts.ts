@@ -1,0 +1,107 @@
+import { formatIssue } from '../../errors.js';
+import { printableLine, thousands } from '../../roles/display.js';
+import type { CreateChange, Plan, PlanChange, UpdateChange } from '../types.js';
+import { diffLines, planSummaryLine } from './text.js';
+
+/** Lists inside a comment (deleted names, unmanaged Roles, notes, guards) stop here. */
+const MAX_LISTED = 20;
+
+/**
+ * Text from files and the tenant inside markdown: control characters made visible, then every
+ * character markdown or HTML could read as syntax written as an entity, so a Role name cannot
+ * break a table, open a link, or inject HTML.
+ */
+export function mdText(text: string): string {
+  return printableLine(text).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+}
+
+// The Action's markdown uses the same number format.
+export { thousands };
+
+export function mdCode(text: string): string {
+  return `<code>${mdText(text)}</code>`;
+}
+
+export function headMarkdown(plan: Plan, marker: string | undefined): string {
+  const lines: string[] = [];
+  if (marker !== undefined) lines.push(`<!-- ${marker.replace(/-->/g, '')} -->`);
+  lines.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, '', `**${planSummaryLine(plan)}**`, '');
+  const deletes = plan.changes.filter((c) => c.action === 'delete');
+  if (deletes.length > 0) {
+    const names = listed(deletes.map((d) => mdCode(d.name))).join(', ');
+    lines.push('> [!WARNING]', `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? '' : 's'}** from the tenant: ${names}`, '');
+  }
+  if (plan.guards.length > 0) {
+    lines.push('> [!CAUTION]', '> Refused by guards: `roleflow apply` will not run this plan.');
+    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines.push(`> - ${g}`);
+    lines.push('');
+  }
+  if (plan.issues.length > 0) {
+    lines.push('> [!CAUTION]', '> Problems in the role files:');
+    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines.push(`> - ${i}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function tailMarkdown(plan: Plan): string {
+  const lines: string[] = [];
+  if (plan.unmanaged.length > 0) {
+    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(', ');
+    lines.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, '');
+  }
+  if (plan.notes.length > 0) {
+    lines.push('**Notes**', '', ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), '');
+  }
+  return lines.join('\n');
+}
+
+export const TABLE_HEAD = '| | Role | File | Changes |\n|---|---|---|---|\n';
+
+export function tableRow(change: PlanChange): string {
+  const role =
+    change.action === 'update' && change.before && change.before.name !== change.name
+      ? `${mdCode(change.before.name)} → ${mdCode(change.name)}`
+      : mdCode(change.name);
+  const where = change.file !== undefined ? mdCode(change.file) : change.id !== undefined ? `id ${mdCode(change.id)}` : '';
+  const what = change.action === 'update' ? updateCell(change) : change.action === 'create' ? createCell(change) : '**deleted**';
+  const symbol = change.action === 'create' ? '➕' : change.action === 'update' ? '✏️' : '🗑️';
+  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |\n`;
+}
+
+/** An update's fields; a changed description old → new (a content change has its diff). */
+function updateCell(change: UpdateChange): string {
+  const fields = change.fields.join(', ');
+  if (!change.fields.includes('description')) return fields;
+  return `${fields}<br>description: ${mdCode(capped(change.before.description))} → ${mdCode(capped(change.after.description))}`;
+}
+
+/** A new Role: its description and how its content starts, for a reviewer who sees no diff. */
+function createCell(change: CreateChange): string {
+  const { description, content } = change.after;
+  const start = content.split('\n').find((line) => line.trim() !== '') ?? '';
+  const parts = ['new Role'];
+  if (description !== '') parts.push(`description: ${mdCode(capped(description))}`);
+  if (start !== '') parts.push(`content: ${mdCode(capped(start, 80))}`);
+  return parts.join('<br>');
+}
+
+function capped(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** One update's diff, folded; cut to `maxLines` lines of at most `maxLineChars` characters. */
+export function diffDetails(change: PlanChange, maxLines: number, maxLineChars: number): string {
+  const all = diffLines(change.diff ?? '');
+  const kept = all.slice(0, maxLines).map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l));
+  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
+  const body = kept.join('\n');
+  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longestTicks + 1));
+  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n`;
+}
+
+function listed(items: string[]): string[] {
+  if (items.length <= MAX_LISTED) return items;
+  return [...items.slice(0, MAX_LISTED), `… ${thousands(items.length - MAX_LISTED)} more`];
+}

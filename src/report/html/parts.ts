@@ -1,0 +1,122 @@
+import { wallSamples, stepSamples } from '../../core/compare/index.js';
+import { formatMs } from '../../core/flows/index.js';
+import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from '../digest.js';
+import { distributionSvg, esc, timelineSvg, waterfallSvg } from './charts.js';
+import type { RepeatResult, RunReport, TestResult } from '../model.js';
+
+/** The sections of the HTML report, each a function of the report's data. */
+
+export function runHeader(report: RunReport): string {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...(report.commit ? [`commit <code>${esc(report.commit)}</code>`] : []),
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...(report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : []),
+    ...(report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : []),
+    ...(report.bailed ? ['stopped early by --bail'] : []),
+    ...(report.interrupted ? ['<span class="fail">interrupted</span>'] : []),
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ''} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ''} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join('')}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+
+/** Flows × transports: how many tests passed, failed, were skipped, were not run. */
+export function matrix(report: RunReport): string {
+  const rows = flowLatencyRows(report.results);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow) => {
+    const cells = transports.map((transport) => {
+      const row = rows.find((r) => r.flow === flow && r.transport === transport);
+      if (!row) return '<td class="muted">–</td>';
+      const kind = row.fail > 0 ? 'cell-fail' : row.pass > 0 ? 'cell-pass' : 'cell-skip';
+      const parts = [`<span class="pass">${row.pass} ✓</span>`, ...(row.fail > 0 ? [`<span class="fail">${row.fail} ✗</span>`] : []), ...(row.skip > 0 ? [`<span class="skip">${row.skip} skipped</span>`] : []), ...(row.notRun > 0 ? [`<span class="not_run">${row.notRun} not run</span>`] : [])];
+      return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row.pass}" data-fail="${row.fail}" data-skip="${row.skip}" data-not-run="${row.notRun}">${parts.join(' ')}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow)}</th>${cells.join('')}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t) => `<th>${t}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table></section>`;
+}
+
+/** Every failed test × transport: its failed assertions, expected vs actual, at file:line:col. */
+export function failures(report: RunReport): string {
+  const failed = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
+  if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed.map((r) => {
+    const rows = groupAssertions(r, 'fail').map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : '';
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>${ids.join('')}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed.length})</h2>${items.join('')}</section>`;
+}
+
+/** Per flow × transport: the wall-clock over every repeat, and each step's server-reported latency. */
+export function distributions(report: RunReport): string {
+  const groups = new Map<string, TestResult[]>();
+  for (const r of report.results) groups.set(`${r.flow}\u0000${r.transport}`, [...(groups.get(`${r.flow}\u0000${r.transport}`) ?? []), r]);
+  const figures = [...groups.values()].map((results) => {
+    const { flow, transport } = results[0]!;
+    const services = [...new Set(results.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results.flatMap(wallSamples), 'client wall-clock'),
+      ...services.map((service) => distributionSvg(results.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`)),
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join('')}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join('') || '<p class="muted">no executions</p>'}</section>`;
+}
+
+/** Every test × transport, folded: its repeats with their waterfall or message timeline and assertions. */
+export function results(report: RunReport): string {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? 'p50 ' : ''}${esc(formatMs(r.wall_ms.p50))}` : '';
+    const ran = r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join('')}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join('')}</section>`;
+}
+
+export function filters(report: RunReport): string {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values: readonly string[]) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join('');
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(['pass', 'fail', 'skip', 'not_run'])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(['https', 'ws'])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+
+const MARK: Record<TestResult['status'], string> = { pass: '✓', fail: '✗', error: '✗', skip: '-', not_run: '·' };
+
+function repeatBlock(r: TestResult, x: RepeatResult): string {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ''}${x.ended_by ? ` · ended by ${x.ended_by}` : ''}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : '';
+  const picture = r.transport === 'https' ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : '';
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
+  return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;
+}
+
+/** Enough repeats to see a test's executions without a page too large to open: the first ones and every failed one, up to a bound. */
+const MAX_REPEATS_SHOWN = 25;
+
+function shownRepeats(ran: readonly RepeatResult[]): RepeatResult[] {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed = ran.filter((x) => x.status === 'fail' || x.status === 'error').slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed.length));
+  return [...first, ...failed].sort((a, b) => a.index - b.index);
+}
+
+function dataOf(r: TestResult): string {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
