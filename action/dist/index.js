@@ -7152,6 +7152,7 @@ __export(schema_exports, {
   compileSchema: () => compileSchema,
   describeSchemaError: () => describeSchemaError,
   pointerToPath: () => pointerToPath,
+  schemaProblems: () => schemaProblems,
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
@@ -7166,13 +7167,17 @@ function validateAgainst(schema, source, file) {
   const validate2 = compileSchema(schema);
   if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
-      const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
-      return { file, ...pos, message: describeSchemaError(e) };
-    })
+    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message2 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message2 }))
   );
   return { ok: false, issues };
+}
+function schemaProblems(errors, at = "", opts = {}) {
+  return withoutOtherShapes(errors).filter(notNoise).map((error2) => {
+    const pointer = `${at}${error2.instancePath}`;
+    const key = error2.keyword === "additionalProperties" ? String(error2.params["additionalProperty"]) : error2.propertyName;
+    const message2 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
+    return { pointer, ...key !== void 0 && { key }, message: message2 };
+  });
 }
 function describeSchemaError(e) {
   const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
@@ -73591,7 +73596,7 @@ function userSchemaCompiler(meta) {
     const generated = meta !== void 0 && DRAFT_07.has(anonymous.$schema);
     const ajv2 = generated ? trustingAjv ??= new import_ajv2.Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= new import_ajv2.Ajv(USER_AJV);
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
-    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: shapeErrors };
     try {
       const validate2 = ajv2.compile(anonymous);
       check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
@@ -73956,7 +73961,8 @@ function loadAssertion(value, pointer, ctx) {
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
     const compiled2 = compileUserSchema(a[operator]);
     if (compiled2.ok) assertion.check = compiled2.check;
-    else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
+    else if (compiled2.shape) for (const p of schemaProblems(compiled2.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else ctx.report(ptr(pointer, operator), compiled2.error);
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -74444,7 +74450,8 @@ function mergeIssues(schemaIssues, loadIssues) {
   const kept = schemaIssues.filter(
     (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues)
   );
-  const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
+  const loaded = loadIssues.filter((i) => !otherShape(i, loadIssues));
+  const unique = new Map([...kept, ...loaded].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
 function otherShape(issue2, all) {

@@ -1,4 +1,4 @@
-import { closest } from '../text/schema.js';
+import { closest, schemaProblems } from '../text/schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
 import { globToRegExp } from '../text/glob.js';
@@ -85,7 +85,9 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     const compiled = compileUserSchema(a[operator]);
     if (compiled.ok) assertion.check = compiled.check;
-    else if (!compiled.shape) ctx.report(ptr(pointer, operator), compiled.error);
+    // Checked against the draft-07 meta-schema: each faulty key is reported at its value.
+    else if (compiled.shape) for (const p of schemaProblems(compiled.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
+    else ctx.report(ptr(pointer, operator), compiled.error);
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);

@@ -146,7 +146,9 @@ function mergeIssues(schemaIssues: Issue[], loadIssues: Issue[]): Issue[] {
   const kept = schemaIssues.filter(
     (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues),
   );
-  const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
+  // An inline schema is checked against its meta-schema by the loader: the same rule for its shapes.
+  const loaded = loadIssues.filter((i) => !otherShape(i, loadIssues));
+  const unique = new Map([...kept, ...loaded].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
 

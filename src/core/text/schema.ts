@@ -24,13 +24,25 @@ export function validateAgainst<T>(schema: object, source: YamlSource, file: str
   const validate = compileSchema(schema);
   if (validate(source.value)) return { ok: true, value: source.value as T };
   const issues = dedupe(
-    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : e.propertyName;
-      const pos = source.locate(e.instancePath, key === undefined ? undefined : { key });
-      return { file, ...pos, message: describeSchemaError(e) };
-    }),
+    schemaProblems(validate.errors ?? []).map(({ pointer, key, message }) => ({ file, ...source.locate(pointer, key === undefined ? undefined : { key }), message })),
   );
   return { ok: false, issues };
+}
+
+/**
+ * The errors of a schema check as problems to locate: each at its JSON pointer (with `at`, the
+ * pointer of the checked value in its file, before it) and, for a key, the key; said in words,
+ * the message naming the path unless `named: false` (the caller names it).
+ */
+export function schemaProblems(errors: readonly ErrorObject[], at = '', opts: { named?: boolean } = {}): { pointer: string; key?: string; message: string }[] {
+  return withoutOtherShapes(errors)
+    .filter(notNoise)
+    .map((error) => {
+      const pointer = `${at}${error.instancePath}`;
+      const key = error.keyword === 'additionalProperties' ? String(error.params['additionalProperty']) : error.propertyName;
+      const message = describeSchemaError(opts.named === false ? { ...error, instancePath: '' } : { ...error, instancePath: pointer });
+      return { pointer, ...(key !== undefined && { key }), message };
+    });
 }
 
 /** One sentence a user understands, naming the key; with a suggestion for a mistyped key. */

@@ -16,7 +16,7 @@ const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose
 const SHOWN = 3;
 
 /** What compiling a user's schema gives: its check, or why it cannot be used (one line). */
-export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: true };
+export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: readonly ErrorObject[] };
 
 /** `$schema` values naming draft-07, the meta-schema ajv checks a schema without one against. */
 const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
@@ -44,9 +44,9 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
     const { $id: _id, ...anonymous } = schema as { $id?: unknown };
     const generated = meta !== undefined && DRAFT_07.has((anonymous as { $schema?: unknown }).$schema as string | undefined);
     const ajv = generated ? (trustingAjv ??= new Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= new Ajv(USER_AJV));
-    // A schema of the wrong shape is the flow-test schema's to report, at the faulty key.
+    // A schema of the wrong shape: its meta-schema's errors, for the caller to report at the faulty keys.
     const shapeErrors = generated ? errorsOf((metaCheck ??= meta()), anonymous) : ajv.validateSchema(anonymous) ? null : ajv.errors;
-    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: true };
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: shapeErrors };
     try {
       const validate = ajv.compile(anonymous);
       check = (value, path) => (validate(value) ? [] : (validate.errors ?? []).filter(notNoise).slice(0, SHOWN).map((e) => describeFailure(path, e)));
