@@ -7167,7 +7167,7 @@ function validateAgainst(schema, source, file) {
   const validate2 = compileSchema(schema);
   if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message2 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message2 }))
+    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message3 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message3 }))
   );
   return { ok: false, issues };
 }
@@ -7175,8 +7175,8 @@ function schemaProblems(errors, at = "", opts = {}) {
   return withoutOtherShapes(errors).filter(notNoise).map((error2) => {
     const pointer = `${at}${error2.instancePath}`;
     const key = error2.keyword === "additionalProperties" ? String(error2.params["additionalProperty"]) : error2.propertyName;
-    const message2 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
-    return { pointer, ...key !== void 0 && { key }, message: message2 };
+    const message3 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
+    return { pointer, ...key !== void 0 && { key }, message: message3 };
   });
 }
 function describeSchemaError(e) {
