@@ -31,7 +31,10 @@ describe('roleflow history', () => {
     expect(table.stdout).toContain(`${second.slice(0, 7)}  +1 ~1 -0  completed`);
 
     const id = doc.records[0]!.id;
-    const shown = await r.cli(['history', 'show', id.slice(0, -1), '--diff']);
+    // The start of the id, long enough to name one record.
+    let length = 9;
+    while (doc.records[1]!.id.startsWith(id.slice(0, length))) length++;
+    const shown = await r.cli(['history', 'show', id.slice(0, length), '--diff']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`Record ${id}: completed`);
     expect(shown.stdout).toContain('  ~ update a id');

@@ -182,7 +182,7 @@ describe('drift, history and rollback through the run/ functions', () => {
     const toRecord = await planRollback({ cwd: r.p.dir, config, to: second.journal.id!, prune: true, allowEmptyPrune: false, now: new Date() }, { open: ports(config, r.p.dir).open, warn: () => undefined });
     await toRecord.tenant.close();
     expect(toRecord.plan.changes.map((c) => [c.action, c.name, c.after?.content])).toEqual([['update', 'a', 'hand edit'], ['create', 'b', 'B1'], ['delete', 'c', undefined]]);
-    const shown = await showRecord({ cwd: r.p.dir, config, tenant: 'prod', id: second.journal.id!.slice(0, 17), diff: true }, ports(config, r.p.dir));
+    const shown = await showRecord({ cwd: r.p.dir, config, tenant: 'prod', id: second.journal.id!, diff: true }, ports(config, r.p.dir));
     expect(shown.diffs!.map((d) => [d.before && 'content' in d.before ? d.before.content : d.before, d.after && 'content' in d.after ? d.after.content : d.after])).toEqual([
       ['hand edit', 'A2'],
       [undefined, 'C1'],
