@@ -40,38 +40,38 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 
 // src/core/flows/duration.ts
-function parseDuration(text2) {
-  if (typeof text2 === "number") {
-    return Number.isFinite(text2) && text2 >= 0 ? withinMax(text2, String(text2)) : { ok: false, error: `invalid duration ${text2}: ${HINT}` };
+function parseDuration(text3) {
+  if (typeof text3 === "number") {
+    return Number.isFinite(text3) && text3 >= 0 ? withinMax(text3, String(text3)) : { ok: false, error: `invalid duration ${text3}: ${HINT}` };
   }
-  const m = DURATION.exec(text2.trim());
-  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text2)}: ${HINT}` };
-  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? "ms"], JSON.stringify(text2));
+  const m = DURATION.exec(text3.trim());
+  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text3)}: ${HINT}` };
+  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? "ms"], JSON.stringify(text3));
 }
 function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
-function parseBudget(text2) {
-  const relative11 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+function parseBudget(text3) {
+  const relative11 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text3.trim());
   if (relative11) {
     const plus = relative11[2] === void 0 ? 0 : Number(relative11[2]);
     const shown = `${relative11[1]} baseline${relative11[2] === void 0 ? "" : ` + ${relative11[2]}%`}`;
     return { ok: true, value: { op: relative11[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
-  const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
+  const m = /^(<=?)\s*(.*)$/s.exec(text3.trim());
   if (!m) {
     return {
       ok: false,
-      error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
+      error: `invalid budget ${JSON.stringify(text3)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
     };
   }
   if (/^baseline\b/.test(m[2].trim())) {
-    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
+    return { ok: false, error: `invalid budget ${JSON.stringify(text3)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
   }
   const duration = parseDuration(m[2]);
   if (!duration.ok) {
     const why2 = DURATION.test(m[2].trim()) ? duration.error : `${HINT}, after < or <=`;
-    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${why2}` };
+    return { ok: false, error: `invalid budget ${JSON.stringify(text3)}: ${why2}` };
   }
   return { ok: true, value: { op: m[1], ms: duration.value, text: `${m[1]} ${m[2].trim()}` } };
 }
@@ -166,16 +166,16 @@ function parseJudges(raw) {
   for (const [name, j] of Object.entries(raw ?? {})) {
     const at = `/judges/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     const path = (key) => {
-      const text2 = j.verdict?.[key] ?? DEFAULT_PATHS[key];
-      const parsed = parsePath(text2);
+      const text3 = j.verdict?.[key] ?? DEFAULT_PATHS[key];
+      const parsed = parsePath(text3);
       if (!parsed.ok) issues.push({ pointer: `${at}/verdict/${key}`, message: `judges.${name}.verdict.${key}: ${parsed.error}` });
-      return { text: text2, segments: parsed.ok ? parsed.value : [] };
+      return { text: text3, segments: parsed.ok ? parsed.value : [] };
     };
     let timeoutMs = DEFAULT_JUDGE_TIMEOUT_MS;
     if (j.timeout !== void 0) {
-      const t6 = parseDuration(j.timeout);
-      if (t6.ok && t6.value > 0) timeoutMs = t6.value;
-      else issues.push({ pointer: `${at}/timeout`, message: `judges.${name}.timeout: ${t6.ok ? "must be more than 0" : t6.error}` });
+      const t7 = parseDuration(j.timeout);
+      if (t7.ok && t7.value > 0) timeoutMs = t7.value;
+      else issues.push({ pointer: `${at}/timeout`, message: `judges.${name}.timeout: ${t7.ok ? "must be more than 0" : t7.error}` });
     }
     judges[name] = {
       name,
@@ -238,7 +238,7 @@ var init_limits = __esm({
 });
 
 // src/core/flows/checks/leak-normal.ts
-function normalise(text2) {
+function normalise(text3) {
   const out = [];
   const origin = [];
   let inSpace = false;
@@ -258,24 +258,24 @@ function normalise(text2) {
       }
     }
   };
-  for (let i = 0; i < text2.length; ) {
-    const code19 = text2.charCodeAt(i);
-    if (code19 < 128 && code19 !== 38 && !(text2.charCodeAt(i + 1) >= 768)) {
-      emit(code19 >= 65 && code19 <= 90 ? String.fromCharCode(code19 + 32) : text2[i], i);
+  for (let i = 0; i < text3.length; ) {
+    const code19 = text3.charCodeAt(i);
+    if (code19 < 128 && code19 !== 38 && !(text3.charCodeAt(i + 1) >= 768)) {
+      emit(code19 >= 65 && code19 <= 90 ? String.fromCharCode(code19 + 32) : text3[i], i);
       i += 1;
       continue;
     }
-    const entity = code19 === 38 ? decodeEntity(text2, i) : void 0;
+    const entity = code19 === 38 ? decodeEntity(text3, i) : void 0;
     const start = i;
     let cluster;
     if (entity !== void 0) {
       cluster = entity.text;
       i = entity.end;
     } else {
-      const first = String.fromCodePoint(text2.codePointAt(i));
+      const first = String.fromCodePoint(text3.codePointAt(i));
       i += first.length;
       cluster = first;
-      for (let next = nextChar(text2, i); next !== void 0 && (MARK.test(next) || INVISIBLE.has(next)); next = nextChar(text2, i)) {
+      for (let next = nextChar(text3, i); next !== void 0 && (MARK.test(next) || INVISIBLE.has(next)); next = nextChar(text3, i)) {
         if (!INVISIBLE.has(next)) cluster += next;
         i += next.length;
       }
@@ -284,15 +284,15 @@ function normalise(text2) {
   }
   return { text: out.join(""), origin };
 }
-function nextChar(text2, at) {
-  return at < text2.length ? String.fromCodePoint(text2.codePointAt(at)) : void 0;
+function nextChar(text3, at) {
+  return at < text3.length ? String.fromCodePoint(text3.codePointAt(at)) : void 0;
 }
-function fold(text2) {
-  return text2.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
+function fold(text3) {
+  return text3.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
 }
-function decodeEntity(text2, at) {
+function decodeEntity(text3, at) {
   ENTITY.lastIndex = at;
-  const m = ENTITY.exec(text2);
+  const m = ENTITY.exec(text3);
   if (!m) return void 0;
   const end = at + m[0].length;
   if (m[3] !== void 0) {
@@ -380,19 +380,19 @@ var init_leak_normal = __esm({
 });
 
 // src/core/flows/checks/leaks.ts
-function excerpt(text2, max = 60) {
-  if (text2.length <= max) return text2;
+function excerpt(text3, max = 60) {
+  if (text3.length <= max) return text3;
   const head = Math.ceil((max - 1) * 0.6);
-  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
+  return `${text3.slice(0, head)}…${text3.slice(text3.length - (max - 1 - head))}`;
 }
-function rollingHashes(text2, n, high, visit) {
-  if (n <= 0 || text2.length < n) return;
+function rollingHashes(text3, n, high, visit) {
+  if (n <= 0 || text3.length < n) return;
   let h = 0;
-  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  for (let i = 0; i < n; i++) h = (h * BASE + text3.charCodeAt(i)) % MOD;
   if (visit(0, h) === false) return;
-  for (let i = n; i < text2.length; i++) {
-    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
-    h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  for (let i = n; i < text3.length; i++) {
+    h = (h - text3.charCodeAt(i - n) * high % MOD + MOD) % MOD;
+    h = (h * BASE + text3.charCodeAt(i)) % MOD;
     if (visit(i - n + 1, h) === false) return;
   }
 }
@@ -428,8 +428,8 @@ var init_leaks = __esm({
       windows = /* @__PURE__ */ new Map();
       high;
       /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
-      find(text2) {
-        const { text: norm } = normalise(text2);
+      find(text3) {
+        const { text: norm } = normalise(text3);
         let leak;
         rollingHashes(norm, this.minChars, this.high, (start, h) => {
           const candidates = this.windows.get(h);
@@ -470,8 +470,8 @@ function similarity(metric, a, b) {
   const y = words(b);
   return metric === "rouge-l" ? rougeL(x, y) : tokenF1(x, y);
 }
-function words(text2) {
-  return text2.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+function words(text3) {
+  return text3.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 function rougeL(a, b) {
   if (a.length === 0 && b.length === 0) return 1;
@@ -1267,13 +1267,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t6) => t6.tag === tagName);
-        const tagObj = match.find((t6) => !t6.format) ?? match[0];
+        const match = tags.filter((t7) => t7.tag === tagName);
+        const tagObj = match.find((t7) => !t7.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t6) => t6.identify?.(value) && !t6.format);
+      return tags.find((t7) => t7.identify?.(value) && !t7.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -1499,14 +1499,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text3;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text3.length <= endStep)
+        return text3;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -1523,14 +1523,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text3[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text3[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -1547,12 +1547,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text3, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text3[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -1564,12 +1564,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text3[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text3;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -1584,39 +1584,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text3;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text3.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold2 = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text3.length;
         if (fold2 === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold2])
-            res += `${text2[fold2]}\\`;
+            res += `${text3[fold2]}\\`;
           res += `
-${indent}${text2.slice(fold2 + 1, end2)}`;
+${indent}${text3.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text3, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text3[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text3[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text3[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text3[start];
         }
       }
       return end;
@@ -1900,10 +1900,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t6 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t6);
+        const t7 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t7);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t6}`);
+          throw new Error(`Unsupported default string type ${t7}`);
       }
       return res;
     }
@@ -1963,24 +1963,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t6) => t6.tag === item.tag);
+        const match = tags.filter((t7) => t7.tag === item.tag);
         if (match.length > 0)
-          return match.find((t6) => t6.format === item.format) ?? match[0];
+          return match.find((t7) => t7.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t6) => t6.identify?.(obj));
+        let match = tags.filter((t7) => t7.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t6) => t6.test);
+          const testMatch = match.filter((t7) => t7.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
+        tagObj = match.find((t7) => t7.format === item.format) ?? match.find((t7) => !t7.format);
       } else {
         obj = item;
-        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
+        tagObj = tags.find((t7) => t7.nodeClass && obj instanceof t7.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -4206,22 +4206,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code19, message2) {
+      constructor(name, pos, code19, message3) {
         super();
         this.name = name;
         this.code = code19;
-        this.message = message2;
+        this.message = message3;
         this.pos = pos;
       }
     };
     var YAMLParseError2 = class extends YAMLError {
-      constructor(pos, code19, message2) {
-        super("YAMLParseError", pos, code19, message2);
+      constructor(pos, code19, message3) {
+        super("YAMLParseError", pos, code19, message3);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code19, message2) {
-        super("YAMLWarning", pos, code19, message2);
+      constructor(pos, code19, message3) {
+        super("YAMLWarning", pos, code19, message3);
       }
     };
     var prettifyError = (src, lc) => (error2) => {
@@ -4901,15 +4901,15 @@ var require_compose_collection = __commonJS({
         const { anchor, newlineAfterProp: nl } = props;
         const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message2 = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message2);
+          const message3 = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message3);
         }
       }
       const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
+      let tag = ctx.schema.tags.find((t7) => t7.tag === tagName && t7.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -4974,15 +4974,15 @@ var require_resolve_block_scalar = __commonJS({
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
-            const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message2);
+            const message3 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message3);
           }
           if (header.indent === 0)
             trimIndent = indent.length;
           contentStart2 = i;
           if (trimIndent === 0 && !ctx.atRoot) {
-            const message2 = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message2);
+            const message3 = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message3);
           }
           break;
         }
@@ -5005,8 +5005,8 @@ var require_resolve_block_scalar = __commonJS({
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message2 = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
+          const message3 = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message3);
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
@@ -5084,8 +5084,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           case "comment":
             if (strict && !hasSpace) {
-              const message2 = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message2);
+              const message3 = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message3);
             }
             length += token.source.length;
             comment = token.source.substring(1);
@@ -5096,8 +5096,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message2 = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message2);
+            const message3 = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message3);
             const ts = token.source;
             if (ts && typeof ts === "string")
               length += ts.length;
@@ -5490,13 +5490,13 @@ var require_compose_node = __commonJS({
             if (anchor)
               node.anchor = anchor.source.substring(1);
           } catch (error2) {
-            const message2 = error2 instanceof Error ? error2.message : String(error2);
-            onError(token, "RESOURCE_EXHAUSTION", message2);
+            const message3 = error2 instanceof Error ? error2.message : String(error2);
+            onError(token, "RESOURCE_EXHAUSTION", message3);
           }
           break;
         default: {
-          const message2 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message2);
+          const message3 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message3);
           isSrcToken = false;
         }
       }
@@ -5652,12 +5652,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code19, message2, warning2) => {
+        this.onError = (source, code19, message3, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code19, message2));
+            this.warnings.push(new errors.YAMLWarning(pos, code19, message3));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code19, message2));
+            this.errors.push(new errors.YAMLParseError(pos, code19, message3));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5727,10 +5727,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message2, warning2) => {
+            this.directives.add(token.source, (offset, message3, warning2) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message2, warning2);
+              this.onError(pos, "BAD_DIRECTIVE", message3, warning2);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -5819,12 +5819,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code19, message2) => {
+        const _onError = (pos, code19, message3) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code19, message2);
+            onError(offset, code19, message3);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code19, message2);
+            throw new errors.YAMLParseError([offset, offset + 1], code19, message3);
         };
         switch (token.type) {
           case "scalar":
@@ -6984,8 +6984,8 @@ var require_parser = __commonJS({
         }
         const type = cst.tokenType(source);
         if (!type) {
-          const message2 = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message: message2, source });
+          const message3 = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message: message3, source });
           this.offset += source.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
@@ -7075,8 +7075,8 @@ var require_parser = __commonJS({
       *pop(error2) {
         const token = error2 ?? this.stack.pop();
         if (!token) {
-          const message2 = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message: message2 };
+          const message3 = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message: message3 };
         } else if (this.stack.length === 0) {
           yield token;
         } else {
@@ -8287,9 +8287,9 @@ function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader
     } }));
   }
 }
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
+function splitLines(text3) {
+  const hasTrailingNl = text3.endsWith("\n");
+  const result = text3.split("\n").map((line) => line + "\n");
   if (hasTrailingNl) {
     result.pop();
   } else {
@@ -8336,9 +8336,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 @@ content changed too much to show a diff @@
 `;
 }
-function lineCount(text2) {
+function lineCount(text3) {
   let count2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count2++;
+  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) count2++;
   return count2;
 }
 var MAX_STEPS, CONTEXT;
@@ -8352,23 +8352,23 @@ var init_content_diff = __esm({
 });
 
 // src/core/text/yaml-source.ts
-function parseYaml(text2, opts) {
+function parseYaml(text3, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
   const at = (offset) => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, col: pos.col };
   };
-  const issue2 = (offset, message2) => ({ file: opts.file, ...at(offset), message: message2 });
-  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text2));
+  const issue2 = (offset, message3) => ({ file: opts.file, ...at(offset), message: message3 });
+  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text3));
   const tooDeep = tooDeepAt(tokens);
   if (tooDeep !== void 0) {
-    const before = text2.slice(0, tooDeep);
+    const before = text3.slice(0, tooDeep);
     const pos = { line: before.split("\n").length + lineOffset, col: tooDeep - before.lastIndexOf("\n") };
-    const message2 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
-    return { ok: false, issues: [{ file: opts.file, ...pos, message: message2 }] };
+    const message3 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
+    return { ok: false, issues: [{ file: opts.file, ...pos, message: message3 }] };
   }
-  const doc = composeDocument(tokens, text2.length);
+  const doc = composeDocument(tokens, text3.length);
   const issues = doc.errors.map((e) => issue2(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue2));
   if (issues.length > 0) return { ok: false, issues };
@@ -8376,8 +8376,8 @@ function parseYaml(text2, opts) {
   try {
     value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
   } catch (err) {
-    const message2 = err instanceof Error ? firstLine(err.message) : String(err);
-    return { ok: false, issues: [issue2(0, `YAML refused: ${message2}`)] };
+    const message3 = err instanceof Error ? firstLine(err.message) : String(err);
+    return { ok: false, issues: [issue2(0, `YAML refused: ${message3}`)] };
   }
   const locate = (pointer, locateOpts) => at(offsetOf(doc, parsePointer(pointer), locateOpts?.key));
   return { ok: true, value: { value, locate } };
@@ -8460,8 +8460,8 @@ function forbiddenKeys(doc, issue2) {
   visit(doc.contents);
   return found;
 }
-function firstLine(message2) {
-  return message2.split("\n")[0].trim();
+function firstLine(message3) {
+  return message3.split("\n")[0].trim();
 }
 var import_yaml, YAML_LIMITS, FORBIDDEN_KEYS;
 var init_yaml_source = __esm({
@@ -8497,8 +8497,8 @@ function renderSnapshotFile(entries, flowFile) {
 `;
   return keys.length === 0 ? head : head + (0, import_yaml2.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
 }
-function parseSnapshotFile(text2, file) {
-  const parsed = parseYaml(text2, { file });
+function parseSnapshotFile(text3, file) {
+  const parsed = parseYaml(text3, { file });
   if (!parsed.ok) return parsed;
   const value = parsed.value.value ?? {};
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -9093,8 +9093,8 @@ var init_build = __esm({
     };
     RE2JSException = class extends Error {
       /** @param {string} message */
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RE2JSException";
       }
     };
@@ -9104,11 +9104,11 @@ var init_build = __esm({
       * @param {string|null} [input=null]
       */
       constructor(error2, input = null) {
-        let message2 = `error parsing regexp: ${error2}`;
-        if (input) message2 += `: \`${input}\``;
-        super(message2);
+        let message3 = `error parsing regexp: ${error2}`;
+        if (input) message3 += `: \`${input}\``;
+        super(message3);
         this.name = "RE2JSSyntaxException";
-        this.message = message2;
+        this.message = message3;
         this.error = error2;
         this.input = input;
       }
@@ -9129,29 +9129,29 @@ var init_build = __esm({
     };
     RE2JSCompileException = class extends RE2JSException {
       /** @param {string} message */
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RE2JSCompileException";
       }
     };
     RE2JSGroupException = class extends RE2JSException {
       /** @param {string} message */
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RE2JSGroupException";
       }
     };
     RE2JSFlagsException = class extends RE2JSException {
       /** @param {string} message */
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RE2JSFlagsException";
       }
     };
     RE2JSInternalException = class extends RE2JSException {
       /** @param {string} message */
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RE2JSInternalException";
       }
     };
@@ -13144,24 +13144,24 @@ var init_build = __esm({
       static parse(pattern, flags) {
         return new Parser3(pattern, flags).parseInternal();
       }
-      static parseRepeat(t6) {
-        const start = t6.pos();
-        if (!t6.more() || !t6.lookingAt("{")) return -1;
-        t6.skip(1);
-        const min = Parser3.parseInt(t6);
+      static parseRepeat(t7) {
+        const start = t7.pos();
+        if (!t7.more() || !t7.lookingAt("{")) return -1;
+        t7.skip(1);
+        const min = Parser3.parseInt(t7);
         if (min === -1) return -1;
-        if (!t6.more()) return -1;
+        if (!t7.more()) return -1;
         let max;
-        if (!t6.lookingAt(",")) max = min;
+        if (!t7.lookingAt(",")) max = min;
         else {
-          t6.skip(1);
-          if (!t6.more()) return -1;
-          if (t6.lookingAt("}")) max = -1;
-          else if ((max = Parser3.parseInt(t6)) === -1) return -1;
+          t7.skip(1);
+          if (!t7.more()) return -1;
+          if (t7.lookingAt("}")) max = -1;
+          else if ((max = Parser3.parseInt(t7)) === -1) return -1;
         }
-        if (!t6.more() || !t6.lookingAt("}")) return -1;
-        t6.skip(1);
-        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t6.from(start));
+        if (!t7.more() || !t7.lookingAt("}")) return -1;
+        t7.skip(1);
+        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t7.from(start));
         return min << 16 | max & Unicode.MAX_BMP;
       }
       static isValidCaptureName(name) {
@@ -13172,10 +13172,10 @@ var init_build = __esm({
         }
         return true;
       }
-      static parseInt(t6) {
-        const start = t6.pos();
-        while (t6.more() && t6.peek() >= Codepoint.CODES["0"] && t6.peek() <= Codepoint.CODES["9"]) t6.skip(1);
-        const n = t6.from(start);
+      static parseInt(t7) {
+        const start = t7.pos();
+        while (t7.more() && t7.peek() >= Codepoint.CODES["0"] && t7.peek() <= Codepoint.CODES["9"]) t7.skip(1);
+        const n = t7.from(start);
         if (n.length === 0 || n.length > 1 && n.codePointAt(0) === Codepoint.CODES["0"]) return -1;
         if (n.length > 8) return -2;
         return parseInt(n, 10);
@@ -13217,11 +13217,11 @@ var init_build = __esm({
             dst.runes = new CharClass().appendLiteral(dst.runes[0], dst.flags).appendLiteral(src.runes[0], src.flags).toGrowableArray();
         }
       }
-      static parseEscape(t6) {
-        const startPos = t6.pos();
-        t6.skip(1);
-        if (!t6.more()) throw new RE2JSSyntaxException(Parser3.ERR_TRAILING_BACKSLASH);
-        let c = t6.pop();
+      static parseEscape(t7) {
+        const startPos = t7.pos();
+        t7.skip(1);
+        if (!t7.more()) throw new RE2JSSyntaxException(Parser3.ERR_TRAILING_BACKSLASH);
+        let c = t7.pop();
         bigswitch: switch (c) {
           case Codepoint.CODES["1"]:
           case Codepoint.CODES["2"]:
@@ -13230,25 +13230,25 @@ var init_build = __esm({
           case Codepoint.CODES["5"]:
           case Codepoint.CODES["6"]:
           case Codepoint.CODES["7"]:
-            if (!t6.more() || t6.peek() < Codepoint.CODES["0"] || t6.peek() > Codepoint.CODES["7"]) break;
+            if (!t7.more() || t7.peek() < Codepoint.CODES["0"] || t7.peek() > Codepoint.CODES["7"]) break;
           case Codepoint.CODES["0"]: {
             let r = c - Codepoint.CODES["0"];
             for (let i = 1; i < 3; i++) {
-              if (!t6.more() || t6.peek() < Codepoint.CODES["0"] || t6.peek() > Codepoint.CODES["7"]) break;
-              r = r * 8 + t6.peek() - Codepoint.CODES["0"];
-              t6.skip(1);
+              if (!t7.more() || t7.peek() < Codepoint.CODES["0"] || t7.peek() > Codepoint.CODES["7"]) break;
+              r = r * 8 + t7.peek() - Codepoint.CODES["0"];
+              t7.skip(1);
             }
             return r;
           }
           case Codepoint.CODES["x"]: {
-            if (!t6.more()) break;
-            c = t6.pop();
+            if (!t7.more()) break;
+            c = t7.pop();
             if (c === Codepoint.CODES["{"]) {
               let nhex = 0;
               let r = 0;
               while (true) {
-                if (!t6.more()) break bigswitch;
-                c = t6.pop();
+                if (!t7.more()) break bigswitch;
+                c = t7.pop();
                 if (c === Codepoint.CODES["}"]) break;
                 const v = Utils.unhex(c);
                 if (v < 0) break bigswitch;
@@ -13260,8 +13260,8 @@ var init_build = __esm({
               return r;
             }
             const x = Utils.unhex(c);
-            if (!t6.more()) break;
-            c = t6.pop();
+            if (!t7.more()) break;
+            c = t7.pop();
             const y = Utils.unhex(c);
             if (x < 0 || y < 0) break;
             return x * 16 + y;
@@ -13281,12 +13281,12 @@ var init_build = __esm({
           default:
             if (c <= Unicode.MAX_ASCII && !Utils.isalnum(c)) return c;
         }
-        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, t6.from(startPos));
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, t7.from(startPos));
       }
-      static parseClassChar(t6, wholeClassPos) {
-        if (!t6.more()) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_BRACKET, t6.from(wholeClassPos));
-        if (t6.lookingAt("\\")) return Parser3.parseEscape(t6);
-        return t6.pop();
+      static parseClassChar(t7, wholeClassPos) {
+        if (!t7.more()) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_BRACKET, t7.from(wholeClassPos));
+        if (t7.lookingAt("\\")) return Parser3.parseEscape(t7);
+        return t7.pop();
       }
       static hasCapture(re) {
         if (re === null) return false;
@@ -13469,19 +13469,19 @@ var init_build = __esm({
         re.flags = this.flags;
         return this.push(re);
       }
-      repeat(op, min, max, beforePos, t6, lastRepeatPos) {
+      repeat(op, min, max, beforePos, t7, lastRepeatPos) {
         let flags = this.flags;
         if ((flags & RE2Flags.PERL_X) !== 0) {
-          if (t6.more() && t6.lookingAt("?")) {
-            t6.skip(1);
+          if (t7.more() && t7.lookingAt("?")) {
+            t7.skip(1);
             flags ^= RE2Flags.NON_GREEDY;
           }
-          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_OP, t6.from(lastRepeatPos));
+          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_OP, t7.from(lastRepeatPos));
         }
         const n = this.stack.length;
-        if (n === 0) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t6.from(beforePos));
+        if (n === 0) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t7.from(beforePos));
         const sub = this.stack[n - 1];
-        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t6.from(beforePos));
+        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t7.from(beforePos));
         const re = this.newRegexp(op);
         re.min = min;
         re.max = max;
@@ -13489,7 +13489,7 @@ var init_build = __esm({
         re.subs = [sub];
         this.stack[n - 1] = re;
         this.checkLimits(re);
-        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t6.from(beforePos));
+        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t7.from(beforePos));
       }
       repeatIsValid(re, n) {
         if (re.op === Regexp.Op.REPEAT) {
@@ -13722,62 +13722,62 @@ var init_build = __esm({
         let lastRepeatPos = -1;
         let min = -1;
         let max = -1;
-        const t6 = new StringIterator(this.wholeRegexp);
-        while (t6.more()) {
+        const t7 = new StringIterator(this.wholeRegexp);
+        while (t7.more()) {
           let repeatPos = -1;
-          bigswitch: switch (t6.peek()) {
+          bigswitch: switch (t7.peek()) {
             case Codepoint.CODES["("]:
               if ((this.flags & RE2Flags.LOOKBEHIND) !== 0) {
-                if (t6.lookingAt("(?<=")) {
+                if (t7.lookingAt("(?<=")) {
                   this.parsePosLookBehind();
-                  t6.skip(4);
+                  t7.skip(4);
                   break;
                 }
-                if (t6.lookingAt("(?<!")) {
+                if (t7.lookingAt("(?<!")) {
                   this.parseNegLookBehind();
-                  t6.skip(4);
+                  t7.skip(4);
                   break;
                 }
               }
-              if ((this.flags & RE2Flags.PERL_X) !== 0 && t6.lookingAt("(?")) {
-                this.parsePerlFlags(t6);
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t7.lookingAt("(?")) {
+                this.parsePerlFlags(t7);
                 break;
               }
               this.op(Regexp.Op.LEFT_PAREN).cap = ++this.numCap;
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES["|"]:
               this.parseVerticalBar();
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES[")"]:
               this.parseRightParen();
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES["^"]:
               if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.BEGIN_TEXT);
               else this.op(Regexp.Op.BEGIN_LINE);
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES["$"]:
               if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.END_TEXT).flags |= RE2Flags.WAS_DOLLAR;
               else this.op(Regexp.Op.END_LINE);
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES["."]:
               if ((this.flags & RE2Flags.DOT_NL) !== 0) this.op(Regexp.Op.ANY_CHAR);
               else this.op(Regexp.Op.ANY_CHAR_NOT_NL);
-              t6.skip(1);
+              t7.skip(1);
               break;
             case Codepoint.CODES["["]:
-              this.parseClass(t6);
+              this.parseClass(t7);
               break;
             case Codepoint.CODES["*"]:
             case Codepoint.CODES["+"]:
             case Codepoint.CODES["?"]: {
-              repeatPos = t6.pos();
+              repeatPos = t7.pos();
               let op = null;
-              switch (t6.pop()) {
+              switch (t7.pop()) {
                 case Codepoint.CODES["*"]:
                   op = Regexp.Op.STAR;
                   break;
@@ -13787,27 +13787,27 @@ var init_build = __esm({
                 case Codepoint.CODES["?"]:
                   op = Regexp.Op.QUEST;
               }
-              this.repeat(op, min, max, repeatPos, t6, lastRepeatPos);
+              this.repeat(op, min, max, repeatPos, t7, lastRepeatPos);
               break;
             }
             case Codepoint.CODES["{"]: {
-              const before = t6.pos();
-              const minMax = Parser3.parseRepeat(t6);
+              const before = t7.pos();
+              const minMax = Parser3.parseRepeat(t7);
               if (minMax < 0) {
-                t6.rewindTo(before);
-                this.literal(t6.pop());
+                t7.rewindTo(before);
+                this.literal(t7.pop());
                 break;
               }
               repeatPos = before;
               min = minMax >> 16;
               max = (minMax & Unicode.MAX_BMP) << 16 >> 16;
-              this.repeat(Regexp.Op.REPEAT, min, max, repeatPos, t6, lastRepeatPos);
+              this.repeat(Regexp.Op.REPEAT, min, max, repeatPos, t7, lastRepeatPos);
               break;
             }
             case Codepoint.CODES["\\"]: {
-              const savedPos = t6.pos();
-              t6.skip(1);
-              if ((this.flags & RE2Flags.PERL_X) !== 0 && t6.more()) switch (t6.pop()) {
+              const savedPos = t7.pos();
+              t7.skip(1);
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t7.more()) switch (t7.pop()) {
                 case Codepoint.CODES["A"]:
                   this.op(Regexp.Op.BEGIN_TEXT);
                   break bigswitch;
@@ -13820,13 +13820,13 @@ var init_build = __esm({
                 case Codepoint.CODES["C"]:
                   throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, "\\C");
                 case Codepoint.CODES["Q"]: {
-                  let lit = t6.rest();
+                  let lit = t7.rest();
                   const i = lit.indexOf("\\E");
                   if (i >= 0) {
                     lit = lit.substring(0, i);
-                    t6.skipString(lit);
-                    t6.skipString("\\E");
-                  } else t6.skipString(lit);
+                    t7.skipString(lit);
+                    t7.skipString("\\E");
+                  } else t7.skipString(lit);
                   let j = 0;
                   while (j < lit.length) {
                     const codepoint = lit.codePointAt(j);
@@ -13839,32 +13839,32 @@ var init_build = __esm({
                   this.op(Regexp.Op.END_TEXT);
                   break bigswitch;
                 default:
-                  t6.rewindTo(savedPos);
+                  t7.rewindTo(savedPos);
               }
-              else t6.rewindTo(savedPos);
+              else t7.rewindTo(savedPos);
               const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
               re.flags = this.flags;
-              if (t6.lookingAt("\\p") || t6.lookingAt("\\P")) {
+              if (t7.lookingAt("\\p") || t7.lookingAt("\\P")) {
                 const cc2 = new CharClass();
-                if (this.parseUnicodeClass(t6, cc2)) {
+                if (this.parseUnicodeClass(t7, cc2)) {
                   re.runes = cc2.toArray();
                   this.push(re);
                   break bigswitch;
                 }
               }
               const cc = new CharClass();
-              if (this.parsePerlClassEscape(t6, cc)) {
+              if (this.parsePerlClassEscape(t7, cc)) {
                 re.runes = cc.toArray();
                 this.push(re);
                 break bigswitch;
               }
-              t6.rewindTo(savedPos);
+              t7.rewindTo(savedPos);
               this.reuse(re);
-              this.literal(Parser3.parseEscape(t6));
+              this.literal(Parser3.parseEscape(t7));
               break;
             }
             default:
-              this.literal(t6.pop());
+              this.literal(t7.pop());
           }
           lastRepeatPos = repeatPos;
         }
@@ -13875,16 +13875,16 @@ var init_build = __esm({
         this.stack[0].namedGroups = this.namedGroups;
         return this.stack[0];
       }
-      parsePerlFlags(t6) {
-        const startPos = t6.pos();
-        const s = t6.rest();
+      parsePerlFlags(t7) {
+        const startPos = t7.pos();
+        const s = t7.rest();
         if (s.startsWith("(?P<") || s.startsWith("(?<")) {
           const begin = s.charAt(2) === "P" ? 4 : 3;
           const end = s.indexOf(">");
           if (end < 0) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s);
           const name = s.substring(begin, end);
-          t6.skipString(name);
-          t6.skip(begin + 1);
+          t7.skipString(name);
+          t7.skip(begin + 1);
           if (!Parser3.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
           const re = this.op(Regexp.Op.LEFT_PAREN);
           re.cap = ++this.numCap;
@@ -13893,12 +13893,12 @@ var init_build = __esm({
           re.name = name;
           return;
         }
-        t6.skip(2);
+        t7.skip(2);
         let flags = this.flags;
         let sign = 1;
         let sawFlag = false;
-        loop: while (t6.more()) {
-          const c = t6.pop();
+        loop: while (t7.more()) {
+          const c = t7.pop();
           switch (c) {
             case Codepoint.CODES["i"]:
               flags |= RE2Flags.FOLD_CASE;
@@ -13935,7 +13935,7 @@ var init_build = __esm({
               break loop;
           }
         }
-        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_PERL_OP, t6.from(startPos));
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_PERL_OP, t7.from(startPos));
       }
       parsePosLookBehind() {
         const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
@@ -14005,58 +14005,58 @@ var init_build = __esm({
           this.push(re2);
         }
       }
-      parsePerlClassEscape(t6, cc) {
-        const beforePos = t6.pos();
-        if ((this.flags & RE2Flags.PERL_X) === 0 || !t6.more() || t6.pop() !== Codepoint.CODES["\\"] || !t6.more()) return false;
-        t6.pop();
-        const p = t6.from(beforePos);
+      parsePerlClassEscape(t7, cc) {
+        const beforePos = t7.pos();
+        if ((this.flags & RE2Flags.PERL_X) === 0 || !t7.more() || t7.pop() !== Codepoint.CODES["\\"] || !t7.more()) return false;
+        t7.pop();
+        const p = t7.from(beforePos);
         const g = PERL_GROUPS.has(p) ? PERL_GROUPS.get(p) : null;
         if (g === null) return false;
         cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
         return true;
       }
-      parseNamedClass(t6, cc) {
-        const cls = t6.rest();
+      parseNamedClass(t7, cc) {
+        const cls = t7.rest();
         const i = cls.indexOf(":]");
         if (i < 0) return false;
         const name = cls.substring(0, i + 2);
-        t6.skipString(name);
+        t7.skipString(name);
         const g = POSIX_GROUPS.has(name) ? POSIX_GROUPS.get(name) : null;
         if (g === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, name);
         cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
         return true;
       }
-      parseUnicodeClass(t6, cc) {
-        const startPos = t6.pos();
-        if ((this.flags & RE2Flags.UNICODE_GROUPS) === 0 || !t6.lookingAt("\\p") && !t6.lookingAt("\\P")) return false;
-        t6.skip(1);
+      parseUnicodeClass(t7, cc) {
+        const startPos = t7.pos();
+        if ((this.flags & RE2Flags.UNICODE_GROUPS) === 0 || !t7.lookingAt("\\p") && !t7.lookingAt("\\P")) return false;
+        t7.skip(1);
         let sign = 1;
-        let c = t6.pop();
+        let c = t7.pop();
         if (c === Codepoint.CODES["P"]) sign = -1;
-        if (!t6.more()) {
-          t6.rewindTo(startPos);
-          throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+        if (!t7.more()) {
+          t7.rewindTo(startPos);
+          throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t7.rest());
         }
-        c = t6.pop();
+        c = t7.pop();
         let name;
         if (c !== Codepoint.CODES["{"]) name = Utils.runeToString(c);
         else {
-          const rest = t6.rest();
+          const rest = t7.rest();
           const end = rest.indexOf("}");
           if (end < 0) {
-            t6.rewindTo(startPos);
-            throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+            t7.rewindTo(startPos);
+            throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t7.rest());
           }
           name = rest.substring(0, end);
-          t6.skipString(name);
-          t6.skip(1);
+          t7.skipString(name);
+          t7.skip(1);
         }
         if (!(name.length === 0) && name.codePointAt(0) === Codepoint.CODES["^"]) {
           sign = 0 - sign;
           name = name.substring(1);
         }
         const pair = Parser3.unicodeTable(name);
-        if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.from(startPos));
+        if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t7.from(startPos));
         if (pair.sign < 0) sign = 0 - sign;
         const tab = pair.tab;
         const fold2 = pair.fold;
@@ -14067,50 +14067,50 @@ var init_build = __esm({
         }
         return true;
       }
-      parseClass(t6) {
-        const startPos = t6.pos();
-        t6.skip(1);
+      parseClass(t7) {
+        const startPos = t7.pos();
+        t7.skip(1);
         const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
         re.flags = this.flags;
         const cc = new CharClass();
         let sign = 1;
-        if (t6.more() && t6.lookingAt("^")) {
+        if (t7.more() && t7.lookingAt("^")) {
           sign = -1;
-          t6.skip(1);
+          t7.skip(1);
           if ((this.flags & RE2Flags.CLASS_NL) === 0) cc.appendRange(Codepoint.CODES["\n"], Codepoint.CODES["\n"]);
         }
         let first = true;
-        while (!t6.more() || t6.peek() !== Codepoint.CODES["]"] || first) {
-          if (t6.more() && t6.lookingAt("-") && (this.flags & RE2Flags.PERL_X) === 0 && !first) {
-            const s = t6.rest();
+        while (!t7.more() || t7.peek() !== Codepoint.CODES["]"] || first) {
+          if (t7.more() && t7.lookingAt("-") && (this.flags & RE2Flags.PERL_X) === 0 && !first) {
+            const s = t7.rest();
             if (s === "-" || !s.startsWith("-]")) {
-              t6.rewindTo(startPos);
-              throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.rest());
+              t7.rewindTo(startPos);
+              throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t7.rest());
             }
           }
           first = false;
-          const beforePos = t6.pos();
-          if (t6.lookingAt("[:")) {
-            if (this.parseNamedClass(t6, cc)) continue;
-            t6.rewindTo(beforePos);
+          const beforePos = t7.pos();
+          if (t7.lookingAt("[:")) {
+            if (this.parseNamedClass(t7, cc)) continue;
+            t7.rewindTo(beforePos);
           }
-          if (this.parseUnicodeClass(t6, cc)) continue;
-          if (this.parsePerlClassEscape(t6, cc)) continue;
-          t6.rewindTo(beforePos);
-          const lo = Parser3.parseClassChar(t6, startPos);
+          if (this.parseUnicodeClass(t7, cc)) continue;
+          if (this.parsePerlClassEscape(t7, cc)) continue;
+          t7.rewindTo(beforePos);
+          const lo = Parser3.parseClassChar(t7, startPos);
           let hi = lo;
-          if (t6.more() && t6.lookingAt("-")) {
-            t6.skip(1);
-            if (t6.more() && t6.lookingAt("]")) t6.skip(-1);
+          if (t7.more() && t7.lookingAt("-")) {
+            t7.skip(1);
+            if (t7.more() && t7.lookingAt("]")) t7.skip(-1);
             else {
-              hi = Parser3.parseClassChar(t6, startPos);
-              if (hi < lo) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t6.from(beforePos));
+              hi = Parser3.parseClassChar(t7, startPos);
+              if (hi < lo) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t7.from(beforePos));
             }
           }
           if ((this.flags & RE2Flags.FOLD_CASE) === 0) cc.appendRange(lo, hi);
           else cc.appendFoldedRange(lo, hi);
         }
-        t6.skip(1);
+        t7.skip(1);
         cc.cleanClass();
         if (sign < 0) cc.negateClass();
         re.runes = cc.toArray();
@@ -15237,11 +15237,11 @@ function compileUserRegex(source, flags = "") {
     return refuse(source, reason(err).replace(/^error parsing regexp: /, ""));
   }
   const shown = `/${source}/${flags}`;
-  const find = (text2, from = 0) => {
-    const matcher = compiled3.matcher(text2);
+  const find = (text3, from = 0) => {
+    const matcher = compiled3.matcher(text3);
     return matcher.find(from) ? { index: matcher.start(), length: matcher.end() - matcher.start() } : void 0;
   };
-  return { ok: true, regex: { source, flags, test: (text2) => compiled3.test(text2), find, toString: () => shown } };
+  return { ok: true, regex: { source, flags, test: (text3) => compiled3.test(text3), find, toString: () => shown } };
 }
 function refuse(source, what) {
   return {
@@ -15322,8 +15322,8 @@ function checkOutput(a, outputs, using = {}) {
   } else verdict2 = apply(a, value);
   if (typeof verdict2 === "string" && found) detail = verdict2;
   const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
-  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
-  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
+  const message3 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
+  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message3 };
 }
 function checkSnapshot(a, found, using) {
   const kept = withoutIgnored(found, a.ignore ?? []);
@@ -15366,8 +15366,8 @@ function round2(score) {
 }
 function checkLeaks(a, value, index) {
   const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
-  for (const text2 of stringsIn(value)) {
-    const leak = index.find(text2);
+  for (const text3 of stringsIn(value)) {
+    const leak = index.find(text3);
     if (leak) {
       const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
       return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
@@ -15382,8 +15382,8 @@ function* stringsIn(value) {
 }
 function show(value) {
   if (value === void 0) return "nothing";
-  const text2 = JSON.stringify(value) ?? String(value);
-  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
+  const text3 = JSON.stringify(value) ?? String(value);
+  return text3.length > 200 ? `${text3.slice(0, 199)}…` : text3;
 }
 function compileMatches(source) {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
@@ -15479,17 +15479,17 @@ function compiled(source) {
   return result.regex;
 }
 function phrase(source) {
-  const find = (text2, from = 0) => {
-    const index = text2.indexOf(source, from);
+  const find = (text3, from = 0) => {
+    const index = text3.indexOf(source, from);
     return index === -1 ? void 0 : { index, length: source.length };
   };
-  return { source, flags: "", test: (text2) => text2.includes(source), find, toString: () => JSON.stringify(source) };
+  return { source, flags: "", test: (text3) => text3.includes(source), find, toString: () => JSON.stringify(source) };
 }
-function matchesOf(pattern, text2, max = 20) {
+function matchesOf(pattern, text3, max = 20) {
   const found = [];
   let from = 0;
-  while (from <= text2.length && found.length < max) {
-    const m = pattern.regex.find(text2, from);
+  while (from <= text3.length && found.length < max) {
+    const m = pattern.regex.find(text3, from);
     if (!m) break;
     found.push(m);
     from = m.index + Math.max(1, m.length);
@@ -15600,8 +15600,8 @@ var init_first_use = __esm({
 
 // src/core/text/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
-function hasUnsafe(text2) {
-  return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
+function hasUnsafe(text3) {
+  return NOT_PRINTABLE_ASCII.test(text3) && HAS_UNSAFE().test(text3);
 }
 function escapeChar(ch) {
   if (ch === "\n") return "\\n";
@@ -15610,32 +15610,32 @@ function escapeChar(ch) {
   const code19 = ch.codePointAt(0);
   return code19 > 65535 ? `\\u{${code19.toString(16)}}` : `\\u${code19.toString(16).padStart(4, "0")}`;
 }
-function escapeControls(text2) {
-  return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
+function escapeControls(text3) {
+  return hasUnsafe(text3) ? text3.replace(UNSAFE(), escapeChar) : text3;
 }
-function safeText(text2) {
-  if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
-  return text2.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
+function safeText(text3) {
+  if (!NOT_PRINTABLE_ASCII.test(text3)) return text3.includes("\\") ? text3.replace(ASCII_BACKSLASH, "\\\\") : text3;
+  return text3.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
 }
-function escapeStray(text2, colors) {
-  if (!NOT_PRINTABLE_LINES.test(text2) || !HAS_UNSAFE().test(text2)) return text2;
-  return text2.replace(STRAY(), (m) => {
+function escapeStray(text3, colors) {
+  if (!NOT_PRINTABLE_LINES.test(text3) || !HAS_UNSAFE().test(text3)) return text3;
+  return text3.replace(STRAY(), (m) => {
     if (m === "\n" || m === "	") return m;
     if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
     return escapeChar(m);
   });
 }
 function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE(), jsonEscape) : text2;
+  const text3 = JSON.stringify(value, null, indent);
+  if (typeof text3 !== "string" || isAsciiWithoutDel(text3)) return text3;
+  return hasJsonUnsafe(text3) ? text3.replace(JSON_UNSAFE(), jsonEscape) : text3;
 }
-function isAsciiWithoutDel(text2) {
-  return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
+function isAsciiWithoutDel(text3) {
+  return Buffer2.byteLength(text3, "utf8") === text3.length && !text3.includes("");
 }
-function hasJsonUnsafe(text2) {
+function hasJsonUnsafe(text3) {
   BEYOND_ASCII.lastIndex = 0;
-  for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
+  for (let run2 = BEYOND_ASCII.exec(text3); run2 !== null; run2 = BEYOND_ASCII.exec(text3)) {
     if (JSON_HAS_UNSAFE().test(run2[0])) return true;
   }
   return false;
@@ -15645,18 +15645,18 @@ function jsonEscape(ch) {
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
   return out;
 }
-function fitColumns(text2, columns) {
+function fitColumns(text3, columns) {
   let width = 0;
   let at = 0;
   let cut2 = 0;
-  for (const ch of text2) {
+  for (const ch of text3) {
     const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    if (width + w > columns) return `${text3.slice(0, cut2)}…`;
     width += w;
     at += ch.length;
     if (width <= columns - 1) cut2 = at;
   }
-  return text2;
+  return text3;
 }
 function isWide(code19) {
   return code19 >= 4352 && (code19 <= 4447 || code19 >= 11904 && code19 <= 42191 || code19 >= 44032 && code19 <= 55203 || code19 >= 63744 && code19 <= 64255 || code19 >= 65072 && code19 <= 65103 || code19 >= 65280 && code19 <= 65376 || code19 >= 65504 && code19 <= 65510 || code19 >= 126976);
@@ -15681,12 +15681,12 @@ var init_safe_text = __esm({
 });
 
 // src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+function quote(text3) {
+  if (!text3.includes('"') && !text3.includes("\\") && !hasUnsafe(text3)) return `"${text3}"`;
+  return `"${escapeControls(text3.replace(/["\\]/g, "\\$&"))}"`;
 }
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+function showName(text3) {
+  return text3 !== "" && !/[\s"\\]/.test(text3) && !hasUnsafe(text3) ? text3 : quote(text3);
 }
 function printableLine(line) {
   return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
@@ -15700,6 +15700,9 @@ function thousands(n) {
 }
 function plural(n, noun, nouns = `${noun}s`) {
   return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+function shellWord(text3) {
+  return /^[\w@%+=:,./-]+$/.test(text3) ? text3 : `'${escapeControls(text3).replace(/'/g, `'\\''`)}'`;
 }
 var init_display = __esm({
   "src/core/roles/display.ts"() {
@@ -17039,12 +17042,12 @@ var require_errors2 = __commonJS({
       }
       return [E.schemaPath, schPath];
     }
-    function extraErrorProps(cxt, { params, message: message2 }, keyValues) {
+    function extraErrorProps(cxt, { params, message: message3 }, keyValues) {
       const { keyword, data: data2, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
       keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
-        keyValues.push([E.message, typeof message2 == "function" ? message2(cxt) : message2]);
+        keyValues.push([E.message, typeof message3 == "function" ? message3(cxt) : message3]);
       }
       if (opts.verbose) {
         keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data2]);
@@ -17217,7 +17220,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
+      return coerceTypes ? types.filter((t7) => COERCIBLE.has(t7) || coerceTypes === "array" && t7 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -17227,9 +17230,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t6 of coerceTo) {
-        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t6);
+      for (const t7 of coerceTo) {
+        if (COERCIBLE.has(t7) || t7 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t7);
         }
       }
       gen.else();
@@ -17239,8 +17242,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t6) {
-        switch (t6) {
+      function coerceSpecificType(t7) {
+        switch (t7) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -17312,8 +17315,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t6 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
+      for (const t7 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t7, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -18228,9 +18231,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t6) => {
-        if (!includesType(it.dataTypes, t6)) {
-          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t7) => {
+        if (!includesType(it.dataTypes, t7)) {
+          strictTypesError(it, `type "${t7}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -18246,7 +18249,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
+          if (type.length && !type.some((t7) => hasApplicableType(ts, t7))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -18255,15 +18258,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t6) {
-      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
+    function includesType(ts, t7) {
+      return ts.includes(t7) || t7 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t6 of it.dataTypes) {
-        if (includesType(withTypes, t6))
-          ts.push(t6);
-        else if (withTypes.includes("integer") && t6 === "number")
+      for (const t7 of it.dataTypes) {
+        if (includesType(withTypes, t7))
+          ts.push(t7);
+        else if (withTypes.includes("integer") && t7 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -18659,7 +18662,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve29.call(this, root, ref2);
+      let _sch = resolve32.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -18686,7 +18689,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve29(root, ref2) {
+    function resolve32(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -19550,7 +19553,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve29(baseURI, relativeURI, options) {
+    function resolve32(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -19941,7 +19944,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve29,
+      resolve: resolve32,
       resolveComponent,
       equal,
       serialize,
@@ -20230,11 +20233,11 @@ var require_core = __commonJS({
         }
         const valid = this.validate($schema, schema);
         if (!valid && throwOrLogError) {
-          const message2 = "schema is invalid: " + this.errorsText();
+          const message3 = "schema is invalid: " + this.errorsText();
           if (this.opts.validateSchema === "log")
-            this.logger.error(message2);
+            this.logger.error(message3);
           else
-            throw new Error(message2);
+            throw new Error(message3);
         }
         return valid;
       }
@@ -20327,7 +20330,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t7) => addRule.call(this, k, definition, t7)));
         return this;
       }
       getKeyword(keyword) {
@@ -20356,7 +20359,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -20526,7 +20529,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t7 }) => t7 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -21074,7 +21077,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t7) => t7 === "object" || t7 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -22829,7 +22832,7 @@ function validateAgainst(schema, source, file) {
   const validate2 = compileSchema(schema);
   if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message2 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message2 }))
+    schemaProblems(validate2.errors ?? []).map(({ pointer, key, message: message3 }) => ({ file, ...source.locate(pointer, key === void 0 ? void 0 : { key }), message: message3 }))
   );
   return { ok: false, issues };
 }
@@ -22837,8 +22840,8 @@ function schemaProblems(errors, at = "", opts = {}) {
   return withoutOtherShapes(errors).filter(notNoise).map((error2) => {
     const pointer = `${at}${error2.instancePath}`;
     const key = error2.keyword === "additionalProperties" ? String(error2.params["additionalProperty"]) : error2.propertyName;
-    const message2 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
-    return { pointer, ...key !== void 0 && { key }, message: message2 };
+    const message3 = describeSchemaError(opts.named === false ? { ...error2, instancePath: "" } : { ...error2, instancePath: pointer });
+    return { pointer, ...key !== void 0 && { key }, message: message3 };
   });
 }
 function describeSchemaError(e) {
@@ -22932,23 +22935,23 @@ var init_schema = __esm({
 // src/core/text/text-file.ts
 function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
+  let text3;
   try {
-    text2 = UTF8.decode(bytes);
+    text3 = UTF8.decode(bytes);
   } catch {
     return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+  const binary = nulIssue(text3, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text3 };
 }
 function tooLargeIssue(file, size3, kind) {
   const mib = kind.maxBytes % MIB2 === 0 ? ` (${kind.maxBytes / MIB2} MiB)` : "";
   return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
+function nulIssue(text3, file, kind) {
+  const at = text3.indexOf("\0");
   if (at === -1) return void 0;
-  const before = text2.slice(0, at);
+  const before = text3.slice(0, at);
   const line = before.split("\n").length;
   const col = at - before.lastIndexOf("\n");
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
@@ -22963,19 +22966,19 @@ var init_text_file = __esm({
 });
 
 // src/core/roles/front-matter.ts
-function splitFrontMatter(text2) {
-  const firstEnd = text2.indexOf("\n");
-  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
+function splitFrontMatter(text3) {
+  const firstEnd = text3.indexOf("\n");
+  const firstLine2 = firstEnd === -1 ? text3 : text3.slice(0, firstEnd);
   if (!isDelimiter(firstLine2)) {
     return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
   }
   if (firstEnd === -1) return unclosed();
   let lineStart = firstEnd + 1;
-  while (lineStart <= text2.length) {
-    const lineEnd = text2.indexOf("\n", lineStart);
-    if (text2.startsWith("---", lineStart) && isDelimiter(text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd))) {
-      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
-      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
+  while (lineStart <= text3.length) {
+    const lineEnd = text3.indexOf("\n", lineStart);
+    if (text3.startsWith("---", lineStart) && isDelimiter(text3.slice(lineStart, lineEnd === -1 ? text3.length : lineEnd))) {
+      const body = lineEnd === -1 ? "" : text3.slice(lineEnd + 1);
+      return { ok: true, yaml: text3.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
     }
     if (lineEnd === -1) break;
     lineStart = lineEnd + 1;
@@ -23129,12 +23132,12 @@ var init_simple_front_matter = __esm({
 });
 
 // src/core/roles/role-file.ts
-function parseRoleFile(text2, file, schema) {
-  const size3 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+function parseRoleFile(text3, file, schema) {
+  const size3 = text3.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text3);
   if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
-  const binary = nulIssue(text2, file, ROLE_FILE);
+  const binary = nulIssue(text3, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
-  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
+  const split = splitFrontMatter(text3.startsWith("\uFEFF") ? text3.slice(1) : text3);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
   const contentLine = lineBreaks(split.yaml) + 3;
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
@@ -23181,9 +23184,9 @@ function descriptionPositions(yaml, at, description) {
   if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
   return { description: at };
 }
-function lineBreaks(text2) {
+function lineBreaks(text3) {
   let n = 0;
-  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
+  for (let i = text3.indexOf("\n"); i !== -1; i = text3.indexOf("\n", i + 1)) n++;
   return n;
 }
 function capped(issues) {
@@ -23200,13 +23203,13 @@ function withNullHint(issue2) {
   if (!m) return issue2;
   return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
 }
-function fail(file, pos, message2) {
-  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
+function fail(file, pos, message3) {
+  return { ok: false, issues: [{ file, ...pos, message: message3 }] };
 }
-function utf8Length(text2) {
+function utf8Length(text3) {
   let bytes = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    const c = text3.charCodeAt(i);
     bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
   }
   return bytes;
@@ -23244,18 +23247,18 @@ var init_sent_size = __esm({
 });
 
 // src/core/roles/vars.ts
-function renderVars(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
-  return render(text2, vars, maxLength, void 0);
+function renderVars(text3, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  return render(text3, vars, maxLength, void 0);
 }
-function renderVarsWithOrigin(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+function renderVarsWithOrigin(text3, vars, maxLength = MAX_SENT_ROLE_BYTES) {
   const origin = [];
-  return { ...render(text2, vars, maxLength, origin), origin };
+  return { ...render(text3, vars, maxLength, origin), origin };
 }
-function render(text2, vars, maxLength, origin) {
+function render(text3, vars, maxLength, origin) {
   const problems = [];
   let out = "";
   const add = (from2, to, value) => {
-    const piece = value ?? text2.slice(from2, to);
+    const piece = value ?? text3.slice(from2, to);
     const room = maxLength - out.length;
     const kept = piece.length <= room ? piece : piece.slice(0, room);
     out += kept;
@@ -23263,17 +23266,17 @@ function render(text2, vars, maxLength, origin) {
     return kept.length === piece.length;
   };
   let from = 0;
-  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
+  for (let i = text3.indexOf("$", from); i !== -1; i = text3.indexOf("$", from)) {
     let fits;
-    if (text2.startsWith(ESCAPED, i)) {
+    if (text3.startsWith(ESCAPED, i)) {
       fits = add(from, i) && add(i + 1, i + ESCAPED.length);
       from = i + ESCAPED.length;
-    } else if (!text2.startsWith(OPEN, i)) {
+    } else if (!text3.startsWith(OPEN, i)) {
       fits = add(from, i + 1);
       from = i + 1;
     } else {
       REFERENCE.lastIndex = i;
-      const m = REFERENCE.exec(text2);
+      const m = REFERENCE.exec(text3);
       const name = m?.[1];
       const value = name === void 0 ? void 0 : vars.get(name);
       if (value === void 0) {
@@ -23287,10 +23290,10 @@ function render(text2, vars, maxLength, origin) {
     }
     if (!fits) return { text: out, problems, tooLong: true };
   }
-  return add(from, text2.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
+  return add(from, text3.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
 }
-function escapeVars(text2) {
-  return text2.split(OPEN).join(ESCAPED);
+function escapeVars(text3) {
+  return text3.split(OPEN).join(ESCAPED);
 }
 function renderRoleFiles(files, tenant, vars) {
   const found = [];
@@ -23339,22 +23342,22 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
-  let message2;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t7) => JSON.stringify(t7)).join(", ")}`;
+  let message3;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
-    message2 = `the Role renders to ${size3} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
+    message3 = `the Role renders to ${size3} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
   } else if (f.name === void 0) {
-    message2 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
+    message3 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
   } else {
-    message2 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
+    message3 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
   }
-  return { file: f.file, ...f.at, message: message2 };
+  return { file: f.file, ...f.at, message: message3 };
 }
-function positionIn(text2, index, firstLine2) {
+function positionIn(text3, index, firstLine2) {
   let line = firstLine2;
   let lineStart = 0;
-  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
+  for (let i = text3.indexOf("\n"); i !== -1 && i < index; i = text3.indexOf("\n", i + 1)) {
     line++;
     lineStart = i + 1;
   }
@@ -23390,6 +23393,8 @@ var init_exit_codes = __esm({
       TestsFailed: 3,
       /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
       Refused: 4,
+      /** `drift --detailed-exitcode`: a Role drifted (changed on the tenant since roleflow last applied it) or in conflict. */
+      Drifted: 5,
       /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
       Interrupted: 130
     };
@@ -23419,8 +23424,8 @@ var init_errors = __esm({
     init_issues();
     init_issues();
     RoleflowError = class extends Error {
-      constructor(message2, code19 = "failed", options) {
-        super(message2, options);
+      constructor(message3, code19 = "failed", options) {
+        super(message3, options);
         this.code = code19;
       }
       name = "RoleflowError";
@@ -23466,7 +23471,7 @@ function makeRedactor(secrets) {
   }
   if (forms.size === 0) return NOTHING_TO_HIDE;
   const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
+  const text3 = (value) => {
     let out = value;
     for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
@@ -23475,14 +23480,14 @@ function makeRedactor(secrets) {
   const suspectAll = longestFirst.some((form) => LONE_SURROGATE.test(form));
   return {
     none: false,
-    text: text2,
-    values: (value, options) => redactValues(value, text2, options?.keys === true),
+    text: text3,
+    values: (value, options) => redactValues(value, text3, options?.keys === true),
     mayHoldSecret: (json2) => suspectAll || inJson.some((form) => json2.includes(form))
   };
 }
-function redactValues(value, text2, keys) {
+function redactValues(value, text3, keys) {
   const walk = (v) => {
-    if (typeof v === "string") return text2(v);
+    if (typeof v === "string") return text3(v);
     if (Array.isArray(v)) {
       let copy2;
       for (let i = 0; i < v.length; i++) {
@@ -23498,7 +23503,7 @@ function redactValues(value, text2, keys) {
     let copy;
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
-      const cleanName = keys ? text2(name) : name;
+      const cleanName = keys ? text3(name) : name;
       const clean = walk(source[name]);
       if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
       copy?.push([cleanName, clean]);
@@ -23528,8 +23533,8 @@ function argvSecrets(argv) {
   });
   return found;
 }
-function redactAll(text2, secrets) {
-  return makeRedactor(secrets).text(text2);
+function redactAll(text3, secrets) {
+  return makeRedactor(secrets).text(text3);
 }
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
@@ -23538,7 +23543,7 @@ var init_redact = __esm({
     init_safe_text();
     MASK = "***";
     SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value, mayHoldSecret: () => false };
+    NOTHING_TO_HIDE = { none: true, text: (text3) => text3, values: (value) => value, mayHoldSecret: () => false };
     LONE_SURROGATE = /[\uD800-\uDFFF]/u;
   }
 });
@@ -23555,8 +23560,8 @@ function displayUrl(url) {
   copy.username = "";
   copy.password = "";
   copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
+  const text3 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text3);
 }
 function shownUrl(raw) {
   if (raw.startsWith("embedded:")) return raw;
@@ -23579,11 +23584,11 @@ function planBaseUrl(baseUrl) {
   url.hash = "";
   return url.href.replace(/\/+$/, "");
 }
-function decodeURIComponentSafe(text2) {
+function decodeURIComponentSafe(text3) {
   try {
-    return decodeURIComponent(text2);
+    return decodeURIComponent(text3);
   } catch {
-    return text2;
+    return text3;
   }
 }
 var SECRET_QUERY_KEY;
@@ -23638,8 +23643,8 @@ var init_url_safety = __esm({
 });
 
 // src/core/config/config.ts
-function parseConfig(text2, file, schema) {
-  const source = parseYaml(text2, { file });
+function parseConfig(text3, file, schema) {
+  const source = parseYaml(text3, { file });
   if (!source.ok) return source;
   if (source.value.value === null || source.value.value === void 0) return { ok: true, value: defaultConfig(file) };
   const valid = validateAgainst(schema, source.value, file);
@@ -23652,14 +23657,14 @@ function parseConfig(text2, file, schema) {
     ...policy.issues,
     ...judges.issues,
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)]),
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t7]) => [...varNameIssues(t7.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t7)]),
     ...limitIssues(raw.limits)
   ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
   if (issues.length > 0) {
-    const located2 = issues.map(({ pointer, message: message2 }) => ({ file, ...source.value.locate(pointer), message: message2 }));
+    const located2 = issues.map(({ pointer, message: message3 }) => ({ file, ...source.value.locate(pointer), message: message3 }));
     return { ok: false, issues: located2.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   const base = defaultConfig(file);
@@ -23669,7 +23674,7 @@ function parseConfig(text2, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t7]) => [name, tenantConfig(t7)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -23692,7 +23697,9 @@ function parseConfig(text2, file, schema) {
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
       policy: policy.policy,
       judges: judges.judges,
-      limits: limitsOf(raw.limits)
+      limits: limitsOf(raw.limits),
+      history: { store: raw.history?.store ?? base.history.store, keep: raw.history?.keep ?? base.history.keep },
+      drift: { ignore: raw.drift?.ignore ?? [] }
     }
   };
 }
@@ -23707,7 +23714,9 @@ function defaultConfig(file) {
     preview: { maxExecutions: 500 },
     policy: emptyPolicy(),
     judges: {},
-    limits: DEFAULT_LIMITS
+    limits: DEFAULT_LIMITS,
+    history: { store: "file", keep: 200 },
+    drift: { ignore: [] }
   };
 }
 function configuredTenant(config, name) {
@@ -23733,16 +23742,16 @@ function limitsOf(raw) {
     maxExecutionBytes: size3(raw?.max_execution_bytes, DEFAULT_LIMITS.maxExecutionBytes)
   };
 }
-function tenantIssues(name, t6) {
+function tenantIssues(name, t7) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t6.timeout !== void 0) {
-    const timeout = parseDuration(t6.timeout);
+  if (t7.timeout !== void 0) {
+    const timeout = parseDuration(t7.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t6[key];
+    const raw = t7[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -23756,18 +23765,18 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t6) {
-  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
+function tenantConfig(t7) {
+  const timeout = t7.timeout === void 0 ? void 0 : parseDuration(t7.timeout);
   return {
-    baseUrl: t6.base_url.replace(/\/+$/, ""),
-    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
-    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t6.ws_auth ?? "header",
+    baseUrl: t7.base_url.replace(/\/+$/, ""),
+    ...t7.ws_url === void 0 ? {} : { wsUrl: t7.ws_url },
+    tokenEnv: t7.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t7.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t6.retries ?? 4,
-    api: t6.api ?? {},
-    ...t6.vars === void 0 ? {} : { vars: t6.vars },
-    ...t6.preview === true && { preview: true }
+    retries: t7.retries ?? 4,
+    api: t7.api ?? {},
+    ...t7.vars === void 0 ? {} : { vars: t7.vars },
+    ...t7.preview === true && { preview: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -23850,9 +23859,9 @@ function decodeSmall(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return decodeText(bytes, file, kind);
   const decoded = bytes.toString("utf8");
   if (decoded.includes("�")) return decodeText(bytes, file, kind);
-  const text2 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+  const text3 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
+  const binary = nulIssue(text3, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text3 };
 }
 function readSeenFile(fd, maxBytes) {
   try {
@@ -23987,8 +23996,8 @@ async function loadTextFiles(sources, kind, parse4) {
   const values = [];
   const issues = [];
   for (const source of sources) {
-    const text2 = readTextFileSync(source, kind);
-    const result = text2.ok ? parse4(text2.value, source.file) : text2;
+    const text3 = readTextFileSync(source, kind);
+    const result = text3.ok ? parse4(text3.value, source.file) : text3;
     if (result.ok) values.push(result.value);
     else issues.push(...result.issues);
   }
@@ -24039,9 +24048,9 @@ async function loadConfig(cwd, explicit, env = {}) {
     file = relative2(cwd, found).split(sep2).join("/") || DEFAULT_CONFIG_FILE;
   }
   const abs = resolve2(cwd, file);
-  const text2 = await readTextFile({ abs, file }, CONFIG_FILE);
-  if (!text2.ok) throw new InvalidFilesError(text2.issues);
-  const parsed = parseConfig(text2.value, file, loadSchema("config"));
+  const text3 = await readTextFile({ abs, file }, CONFIG_FILE);
+  if (!text3.ok) throw new InvalidFilesError(text3.issues);
+  const parsed = parseConfig(text3.value, file, loadSchema("config"));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
 }
@@ -24085,6 +24094,30 @@ var init_config_file = __esm({
     init_source_files();
     DEFAULT_CONFIG_FILE = "roleflow.config.yaml";
     CONFIG_FILE = { maxBytes: 1024 * 1024, noun: "a config file", holds: "YAML text" };
+  }
+});
+
+// src/files/state-folder.ts
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname as dirname4, join as join3, resolve as resolve3 } from "node:path";
+async function stateFolder(dir, what) {
+  let made;
+  try {
+    made = await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new RoleflowError(`cannot create ${what} ${dir}: ${err.code ?? String(err)}`);
+  }
+  if (made === void 0) return;
+  for (let at = resolve3(dir); at.length >= resolve3(made).length; at = dirname4(at)) {
+    if (basename(at) !== ".roleflow") continue;
+    await writeFile(join3(at, ".gitignore"), "# State of roleflow's embedded tenant and its apply journal: local only.\n*\n").catch(() => void 0);
+    return;
+  }
+}
+var init_state_folder = __esm({
+  "src/files/state-folder.ts"() {
+    "use strict";
+    init_errors();
   }
 });
 
@@ -24133,15 +24166,15 @@ var init_proxy_env = __esm({
 });
 
 // src/core/redact-messages.ts
-function redactSecrets(text2, secrets) {
-  return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
+function redactSecrets(text3, secrets) {
+  return makeRedactor(secrets).text(text3).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
 function cleanError(error2, secrets) {
   if (error2 instanceof RoleflowError && isClean(error2, secrets)) return error2;
-  const message2 = redactSecrets(oneLine(messageOf(error2)), secrets);
+  const message3 = redactSecrets(oneLine(messageOf(error2)), secrets);
   const cause = error2 instanceof Error ? cleanCause(error2.cause, secrets, 5) : void 0;
   const code19 = error2 instanceof RoleflowError ? error2.code : void 0;
-  return new RoleflowError(message2, code19, cause === void 0 ? void 0 : { cause });
+  return new RoleflowError(message3, code19, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
@@ -24154,9 +24187,9 @@ function cleanCause(cause, secrets, depth) {
 }
 function isClean(error2, secrets) {
   for (let e = error2, depth = 0; e !== void 0 && depth < 6; depth++) {
-    const text2 = `${messageOf(e)}
+    const text3 = `${messageOf(e)}
 ${e instanceof Error ? e.stack ?? "" : ""}`;
-    if (redactSecrets(text2, secrets) !== text2) return false;
+    if (redactSecrets(text3, secrets) !== text3) return false;
     e = e instanceof Error ? e.cause : void 0;
   }
   return true;
@@ -24165,8 +24198,8 @@ function messageOf(value) {
   if (value instanceof Error) return value.message || value.name;
   return typeof value === "string" ? value : String(value);
 }
-function oneLine(text2, max = 300) {
-  const folded = escapeControls(text2.replace(/\s+/g, " ").trim());
+function oneLine(text3, max = 300) {
+  const folded = escapeControls(text3.replace(/\s+/g, " ").trim());
   if (folded.length <= max) return folded;
   const cut2 = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, "").replace(/[\uD800-\uDBFF]$/, "");
   return `${cut2}…`;
@@ -24218,15 +24251,15 @@ function retryAfterMs(value, now = Date.now()) {
 function statusError(response, token) {
   const { request: request2, status } = response;
   const reason2 = STATUS_CODES[status]?.toLowerCase() ?? "unexpected status";
-  let text2 = `${request2.method} ${request2.path}: ${status} `;
+  let text3 = `${request2.method} ${request2.path}: ${status} `;
   if (status >= 300 && status < 400) {
-    text2 += `${reason2}; redirects are not followed (the token only goes to base_url), check base_url`;
+    text3 += `${reason2}; redirects are not followed (the token only goes to base_url), check base_url`;
   } else {
-    text2 += bodyMessage(response.text) ?? reason2;
-    if (status === 401 || status === 403) text2 += refusedToken(token);
+    text3 += bodyMessage(response.text) ?? reason2;
+    if (status === 401 || status === 403) text3 += refusedToken(token);
   }
-  if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text2, status === 401 || status === 403 ? "unauthorized" : refusesTheRequest(status) ? "tenant_refused" : "tenant_error");
+  if (response.attempts > 1) text3 += ` (after ${response.attempts} attempts)`;
+  return new RoleflowError(text3, status === 401 || status === 403 ? "unauthorized" : refusesTheRequest(status) ? "tenant_refused" : "tenant_error");
 }
 function refusesTheRequest(status) {
   return status >= 400 && status < 500 && ![404, 408, 409, 425, 429].includes(status);
@@ -24240,14 +24273,14 @@ function refusedToken(token) {
   const from = token.tokenEnv === void 0 ? "its token" : `the token in ${token.tokenEnv}`;
   return `: tenant ${JSON.stringify(token.tenant)} at ${displayUrl(new URL(token.baseUrl))} refused ${from}`;
 }
-function bodyMessage(text2) {
-  const trimmed = text2.trim();
+function bodyMessage(text3) {
+  const trimmed = text3.trim();
   if (trimmed === "") return void 0;
   try {
     const body = JSON.parse(trimmed);
     if (body && typeof body === "object" && !Array.isArray(body)) {
-      const { message: message2, error: error2 } = body;
-      const found = typeof message2 === "string" ? message2 : typeof error2 === "string" ? error2 : void 0;
+      const { message: message3, error: error2 } = body;
+      const found = typeof message3 === "string" ? message3 : typeof error2 === "string" ? error2 : void 0;
       if (found !== void 0) return oneLine(found, 200) || void 0;
     }
     return oneLine(trimmed, 200);
@@ -24301,9 +24334,9 @@ function routeVerdict(answer, id) {
   return "unsure";
 }
 function roleNotFound(answer, id) {
-  const text2 = bodyMessage(answer.text) ?? "";
-  if (id !== void 0 && id !== "" && text2.includes(id)) return true;
-  return /\b(role|roles|policy|policies|id)\b/i.test(text2.replace(/\S*\/\S*/g, " "));
+  const text3 = bodyMessage(answer.text) ?? "";
+  if (id !== void 0 && id !== "" && text3.includes(id)) return true;
+  return /\b(role|roles|policy|policies|id)\b/i.test(text3.replace(/\S*\/\S*/g, " "));
 }
 var FormChooser;
 var init_api_forms = __esm({
@@ -24671,8 +24704,8 @@ var require_errors3 = __commonJS({
     "use strict";
     var kUndiciError = Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
-      constructor(message2, options) {
-        super(message2, options);
+      constructor(message3, options) {
+        super(message3, options);
         this.name = "UndiciError";
         this.code = "UND_ERR";
       }
@@ -24685,10 +24718,10 @@ var require_errors3 = __commonJS({
     };
     var kConnectTimeoutError = Symbol.for("undici.error.UND_ERR_CONNECT_TIMEOUT");
     var ConnectTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ConnectTimeoutError";
-        this.message = message2 || "Connect Timeout Error";
+        this.message = message3 || "Connect Timeout Error";
         this.code = "UND_ERR_CONNECT_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -24700,10 +24733,10 @@ var require_errors3 = __commonJS({
     };
     var kHeadersTimeoutError = Symbol.for("undici.error.UND_ERR_HEADERS_TIMEOUT");
     var HeadersTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersTimeoutError";
-        this.message = message2 || "Headers Timeout Error";
+        this.message = message3 || "Headers Timeout Error";
         this.code = "UND_ERR_HEADERS_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -24715,10 +24748,10 @@ var require_errors3 = __commonJS({
     };
     var kHeadersOverflowError = Symbol.for("undici.error.UND_ERR_HEADERS_OVERFLOW");
     var HeadersOverflowError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersOverflowError";
-        this.message = message2 || "Headers Overflow Error";
+        this.message = message3 || "Headers Overflow Error";
         this.code = "UND_ERR_HEADERS_OVERFLOW";
       }
       static [Symbol.hasInstance](instance) {
@@ -24730,10 +24763,10 @@ var require_errors3 = __commonJS({
     };
     var kBodyTimeoutError = Symbol.for("undici.error.UND_ERR_BODY_TIMEOUT");
     var BodyTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "BodyTimeoutError";
-        this.message = message2 || "Body Timeout Error";
+        this.message = message3 || "Body Timeout Error";
         this.code = "UND_ERR_BODY_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -24745,10 +24778,10 @@ var require_errors3 = __commonJS({
     };
     var kInvalidArgumentError = Symbol.for("undici.error.UND_ERR_INVALID_ARG");
     var InvalidArgumentError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidArgumentError";
-        this.message = message2 || "Invalid Argument Error";
+        this.message = message3 || "Invalid Argument Error";
         this.code = "UND_ERR_INVALID_ARG";
       }
       static [Symbol.hasInstance](instance) {
@@ -24760,10 +24793,10 @@ var require_errors3 = __commonJS({
     };
     var kInvalidReturnValueError = Symbol.for("undici.error.UND_ERR_INVALID_RETURN_VALUE");
     var InvalidReturnValueError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidReturnValueError";
-        this.message = message2 || "Invalid Return Value Error";
+        this.message = message3 || "Invalid Return Value Error";
         this.code = "UND_ERR_INVALID_RETURN_VALUE";
       }
       static [Symbol.hasInstance](instance) {
@@ -24775,10 +24808,10 @@ var require_errors3 = __commonJS({
     };
     var kAbortError = Symbol.for("undici.error.UND_ERR_ABORT");
     var AbortError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "The operation was aborted";
+        this.message = message3 || "The operation was aborted";
         this.code = "UND_ERR_ABORT";
       }
       static [Symbol.hasInstance](instance) {
@@ -24790,10 +24823,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestAbortedError = Symbol.for("undici.error.UND_ERR_ABORTED");
     var RequestAbortedError = class extends AbortError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "Request aborted";
+        this.message = message3 || "Request aborted";
         this.code = "UND_ERR_ABORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -24805,10 +24838,10 @@ var require_errors3 = __commonJS({
     };
     var kInformationalError = Symbol.for("undici.error.UND_ERR_INFO");
     var InformationalError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InformationalError";
-        this.message = message2 || "Request information";
+        this.message = message3 || "Request information";
         this.code = "UND_ERR_INFO";
       }
       static [Symbol.hasInstance](instance) {
@@ -24820,10 +24853,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_REQ_CONTENT_LENGTH_MISMATCH");
     var RequestContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RequestContentLengthMismatchError";
-        this.message = message2 || "Request body length does not match content-length header";
+        this.message = message3 || "Request body length does not match content-length header";
         this.code = "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -24835,10 +24868,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_RES_CONTENT_LENGTH_MISMATCH");
     var ResponseContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseContentLengthMismatchError";
-        this.message = message2 || "Response body length does not match content-length header";
+        this.message = message3 || "Response body length does not match content-length header";
         this.code = "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -24850,10 +24883,10 @@ var require_errors3 = __commonJS({
     };
     var kClientDestroyedError = Symbol.for("undici.error.UND_ERR_DESTROYED");
     var ClientDestroyedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientDestroyedError";
-        this.message = message2 || "The client is destroyed";
+        this.message = message3 || "The client is destroyed";
         this.code = "UND_ERR_DESTROYED";
       }
       static [Symbol.hasInstance](instance) {
@@ -24865,10 +24898,10 @@ var require_errors3 = __commonJS({
     };
     var kClientClosedError = Symbol.for("undici.error.UND_ERR_CLOSED");
     var ClientClosedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientClosedError";
-        this.message = message2 || "The client is closed";
+        this.message = message3 || "The client is closed";
         this.code = "UND_ERR_CLOSED";
       }
       static [Symbol.hasInstance](instance) {
@@ -24880,10 +24913,10 @@ var require_errors3 = __commonJS({
     };
     var kSocketError = Symbol.for("undici.error.UND_ERR_SOCKET");
     var SocketError = class extends UndiciError {
-      constructor(message2, socket) {
-        super(message2);
+      constructor(message3, socket) {
+        super(message3);
         this.name = "SocketError";
-        this.message = message2 || "Socket error";
+        this.message = message3 || "Socket error";
         this.code = "UND_ERR_SOCKET";
         this.socket = socket;
       }
@@ -24896,10 +24929,10 @@ var require_errors3 = __commonJS({
     };
     var kNotSupportedError = Symbol.for("undici.error.UND_ERR_NOT_SUPPORTED");
     var NotSupportedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "NotSupportedError";
-        this.message = message2 || "Not supported error";
+        this.message = message3 || "Not supported error";
         this.code = "UND_ERR_NOT_SUPPORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -24911,10 +24944,10 @@ var require_errors3 = __commonJS({
     };
     var kBalancedPoolMissingUpstreamError = Symbol.for("undici.error.UND_ERR_BPL_MISSING_UPSTREAM");
     var BalancedPoolMissingUpstreamError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MissingUpstreamError";
-        this.message = message2 || "No upstream has been added to the BalancedPool";
+        this.message = message3 || "No upstream has been added to the BalancedPool";
         this.code = "UND_ERR_BPL_MISSING_UPSTREAM";
       }
       static [Symbol.hasInstance](instance) {
@@ -24926,8 +24959,8 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code19, data2) {
-        super(message2);
+      constructor(message3, code19, data2) {
+        super(message3);
         this.name = "HTTPParserError";
         this.code = code19 ? `HPE_${code19}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
@@ -24941,10 +24974,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseExceededMaxSizeError = Symbol.for("undici.error.UND_ERR_RES_EXCEEDED_MAX_SIZE");
     var ResponseExceededMaxSizeError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseExceededMaxSizeError";
-        this.message = message2 || "Response content exceeded max size";
+        this.message = message3 || "Response content exceeded max size";
         this.code = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
       }
       static [Symbol.hasInstance](instance) {
@@ -24956,10 +24989,10 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code19, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code19, { headers, data: data2 }) {
+        super(message3);
         this.name = "RequestRetryError";
-        this.message = message2 || "Request retry error";
+        this.message = message3 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code19;
         this.data = data2;
@@ -24974,10 +25007,10 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code19, { headers, body }) {
-        super(message2);
+      constructor(message3, code19, { headers, body }) {
+        super(message3);
         this.name = "ResponseError";
-        this.message = message2 || "Response error";
+        this.message = message3 || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code19;
         this.body = body;
@@ -24992,10 +25025,10 @@ var require_errors3 = __commonJS({
     };
     var kSecureProxyConnectionError = Symbol.for("undici.error.UND_ERR_PRX_TLS");
     var SecureProxyConnectionError = class extends UndiciError {
-      constructor(cause, message2, options = {}) {
-        super(message2, { cause, ...options });
+      constructor(cause, message3, options = {}) {
+        super(message3, { cause, ...options });
         this.name = "SecureProxyConnectionError";
-        this.message = message2 || "Secure Proxy Connection failed";
+        this.message = message3 || "Secure Proxy Connection failed";
         this.code = "UND_ERR_PRX_TLS";
         this.cause = cause;
       }
@@ -25008,10 +25041,10 @@ var require_errors3 = __commonJS({
     };
     var kMaxOriginsReachedError = Symbol.for("undici.error.UND_ERR_MAX_ORIGINS_REACHED");
     var MaxOriginsReachedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MaxOriginsReachedError";
-        this.message = message2 || "Maximum allowed origins reached";
+        this.message = message3 || "Maximum allowed origins reached";
         this.code = "UND_ERR_MAX_ORIGINS_REACHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -25022,19 +25055,19 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code19) {
-        super(message2);
+      constructor(message3, code19) {
+        super(message3);
         this.name = "Socks5ProxyError";
-        this.message = message2 || "SOCKS5 proxy error";
+        this.message = message3 || "SOCKS5 proxy error";
         this.code = code19 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
     var MessageSizeExceededError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MessageSizeExceededError";
-        this.message = message2 || "Max decompressed message size exceeded";
+        this.message = message3 || "Max decompressed message size exceeded";
         this.code = "UND_ERR_WS_MESSAGE_SIZE_EXCEEDED";
       }
       static [Symbol.hasInstance](instance) {
@@ -26083,14 +26116,14 @@ var require_util2 = __commonJS({
       if (socket == null) {
         return;
       }
-      let message2 = "Connect Timeout Error";
+      let message3 = "Connect Timeout Error";
       if (Array.isArray(socket.autoSelectFamilyAttemptedAddresses)) {
-        message2 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
+        message3 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
       } else {
-        message2 += ` (attempted address: ${opts.hostname}:${opts.port},`;
+        message3 += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
-      message2 += ` timeout: ${opts.timeout}ms)`;
-      destroy(socket, new ConnectTimeoutError(message2));
+      message3 += ` timeout: ${opts.timeout}ms)`;
+      destroy(socket, new ConnectTimeoutError(message3));
     }
     function getProtocolFromUrlString(urlString) {
       if (urlString[0] === "h" && urlString[1] === "t" && urlString[2] === "t" && urlString[3] === "p") {
@@ -26648,14 +26681,14 @@ var require_request = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText2);
         } catch (err) {
           this.abort(err);
         }
@@ -26679,12 +26712,12 @@ var require_request = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText2 = "") {
         this.onFinally();
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
@@ -27101,9 +27134,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve29, reject2) => {
+          return new Promise((resolve32, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve29(data2);
+              return err ? reject2(err) : resolve32(data2);
             });
           });
         }
@@ -27141,9 +27174,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve29, reject2) => {
+          return new Promise((resolve32, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve29(data2);
+              return err2 ? reject2(err2) : resolve32(data2);
             });
           });
         }
@@ -28803,15 +28836,15 @@ var require_webidl = __commonJS({
       errors: {},
       is: {}
     };
-    webidl.errors.exception = function(message2) {
-      return new TypeError(`${message2.header}: ${message2.message}`);
+    webidl.errors.exception = function(message3) {
+      return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
       const plural2 = opts.types.length === 1 ? "" : " one of";
-      const message2 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
+      const message3 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
-        message: message2
+        message: message3
       });
     };
     webidl.errors.invalidArgument = function(context) {
@@ -29445,9 +29478,9 @@ var require_util3 = __commonJS({
     function isErrorLike(object) {
       return object instanceof Error || (object?.constructor?.name === "Error" || object?.constructor?.name === "DOMException");
     }
-    function isValidReasonPhrase(statusText) {
-      for (let i = 0; i < statusText.length; ++i) {
-        const c = statusText.charCodeAt(i);
+    function isValidReasonPhrase(statusText2) {
+      for (let i = 0; i < statusText2.length; ++i) {
+        const c = statusText2.charCodeAt(i);
         if (!(c === 9 || // HTAB
         c >= 32 && c <= 126 || // SP / VCHAR
         c >= 128 && c <= 255)) {
@@ -30649,8 +30682,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve29, reject2) => {
-        res = resolve29;
+      const promise = new Promise((resolve32, reject2) => {
+        res = resolve32;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -31273,12 +31306,12 @@ var require_client_h1 = __commonJS({
           return new ResponseContentLengthMismatchError();
         }
         const ptr2 = llhttp.llhttp_get_error_reason(this.ptr);
-        let message2 = "";
+        let message3 = "";
         if (ptr2) {
           const len = new Uint8Array(llhttp.memory.buffer, ptr2).indexOf(0);
-          message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
+          message3 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data2);
+        return new HTTPParserError(message3, constants4.ERROR[ret], data2);
       }
       destroy() {
         assert(currentParser === null);
@@ -31371,7 +31404,7 @@ var require_client_h1 = __commonJS({
        * @param {Buffer} head
        */
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText: statusText2 } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
         assert(!socket.destroyed);
@@ -31396,7 +31429,7 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText2);
         } catch (err) {
           util.errorRequest(client, request2, err);
           util.destroy(socket, err);
@@ -31410,7 +31443,7 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client, socket, headers, statusText: statusText2 } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -31475,7 +31508,7 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -32076,12 +32109,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject2) => {
+      const waitForDrain = () => new Promise((resolve32, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve32;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -32965,12 +32998,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject2) => {
+      const waitForDrain = () => new Promise((resolve32, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve32;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -33287,16 +33320,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve29) => {
+        return new Promise((resolve32) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve29;
+            this[kClosedResolve] = resolve32;
           } else {
-            resolve29(null);
+            resolve32(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve29) => {
+        return new Promise((resolve32) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -33309,7 +33342,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve29(null);
+            resolve32(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -33716,8 +33749,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve29) => {
-            this[kClosedResolve] = resolve29;
+          return new Promise((resolve32) => {
+            this[kClosedResolve] = resolve32;
           });
         }
       }
@@ -33912,9 +33945,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t7 = b;
         b = a % b;
-        a = t6;
+        a = t7;
       }
       return a;
     }
@@ -34431,8 +34464,8 @@ var require_socks5_utils = __commonJS({
         7: "Command not supported",
         8: "Address type not supported"
       };
-      const message2 = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
-      const error2 = new Error(message2);
+      const message3 = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
+      const error2 = new Error(message3);
       error2.code = `SOCKS5_${replyCode}`;
       return error2;
     }
@@ -34464,7 +34497,7 @@ var require_socks5_client = __commonJS({
       USERNAME_PASSWORD: 2,
       NO_ACCEPTABLE: 255
     };
-    var COMMANDS2 = {
+    var COMMANDS3 = {
       CONNECT: 1,
       BIND: 2,
       UDP_ASSOCIATE: 3
@@ -34666,7 +34699,7 @@ var require_socks5_client = __commonJS({
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
-        const request2 = this.buildConnectRequest(COMMANDS2.CONNECT, address, port);
+        const request2 = this.buildConnectRequest(COMMANDS3.CONNECT, address, port);
         this.socket.write(request2);
       }
       /**
@@ -34771,7 +34804,7 @@ var require_socks5_client = __commonJS({
     module.exports = {
       Socks5Client,
       AUTH_METHODS,
-      COMMANDS: COMMANDS2,
+      COMMANDS: COMMANDS3,
       ADDRESS_TYPES,
       REPLY_CODES,
       STATES
@@ -34839,7 +34872,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve29, reject2) => {
+        const socket = await new Promise((resolve32, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -34849,7 +34882,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve29(socket2);
+              resolve32(socket2);
             }
           });
         });
@@ -34859,14 +34892,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve29, reject2) => {
+        await new Promise((resolve32, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve29();
+            resolve32();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -34875,14 +34908,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve29();
+            resolve32();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve29, reject2) => {
+        await new Promise((resolve32, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -34890,7 +34923,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve29();
+            resolve32();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -34933,8 +34966,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve29, reject2) => {
-                      finalSocket.once("secureConnect", resolve29);
+                    await new Promise((resolve32, reject2) => {
+                      finalSocket.once("secureConnect", resolve32);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -36067,7 +36100,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -36081,11 +36114,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve29(null);
+                resolve32(null);
               }
             });
           } else {
-            this.on("close", resolve29);
+            this.on("close", resolve32);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -36113,7 +36146,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve29, reject2) => {
+      return new Promise((resolve32, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -36128,7 +36161,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve29,
+              resolve: resolve32,
               reject: reject2,
               length: 0,
               body: []
@@ -36202,18 +36235,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve29, stream, length } = consume2;
+      const { type, body, resolve: resolve32, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve29(chunksDecode(body, length, encoding));
+          resolve32(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve29(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve32(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve29(chunksConcat(body, length).buffer);
+          resolve32(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve29(new Blob(body, { type: stream[kContentType] }));
+          resolve32(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve29(chunksConcat(body, length));
+          resolve32(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -36403,9 +36436,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -36617,9 +36650,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -36907,9 +36940,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -37002,9 +37035,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -37043,10 +37076,10 @@ var require_mock_errors = __commonJS({
     var { UndiciError } = require_errors3();
     var kMockNotMatchedError = Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
     var MockNotMatchedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MockNotMatchedError";
-        this.message = message2 || "The request does not match any registered mock dispatches";
+        this.message = message3 || "The request does not match any registered mock dispatches";
         this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -38277,8 +38310,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname16, resolve: resolve29 } = __require("node:path");
+    var { writeFile: writeFile5, readFile: readFile5, mkdir: mkdir8 } = __require("node:fs/promises");
+    var { dirname: dirname18, resolve: resolve32 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -38479,7 +38512,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve29(path), "utf8");
+          const data2 = await readFile5(resolve32(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -38508,8 +38541,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve29(path);
-        await mkdir8(dirname16(resolvedPath), { recursive: true });
+        const resolvedPath = resolve32(path);
+        await mkdir8(dirname18(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -42065,13 +42098,13 @@ var require_cache2 = __commonJS({
       return headers;
     }
     function revalidationTargetMatchesCacheKey(cacheKey, context) {
-      const history = context?.history;
-      if (!Array.isArray(history) || history.length === 0) {
+      const history2 = context?.history;
+      if (!Array.isArray(history2) || history2.length === 0) {
         return true;
       }
       try {
         const cachedUrl = new URL(cacheKey.path, cacheKey.origin);
-        const responseUrl = history[history.length - 1];
+        const responseUrl = history2[history2.length - 1];
         return responseUrl.origin === cachedUrl.origin && responseUrl.pathname === cachedUrl.pathname && responseUrl.search === cachedUrl.search;
       } catch {
         return false;
@@ -46387,13 +46420,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status, statusText, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status, statusText, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -46488,7 +46521,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve29, reject2) => agent.dispatch(
+        return new Promise((resolve32, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -46515,7 +46548,7 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status, rawHeaders, resume, statusText) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
               if (status < 200) {
                 return false;
               }
@@ -46576,9 +46609,9 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve29({
+              resolve32({
                 status,
-                statusText,
+                statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
@@ -46629,7 +46662,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve29({
+              resolve32({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -46653,7 +46686,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve29({
+              resolve32({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -49683,9 +49716,9 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message2 = "", init2 = void 0) {
-        message2 = webidl.converters.DOMString(message2, "WebSocketError", "message");
-        super(message2, "WebSocketError");
+      constructor(message3 = "", init2 = void 0) {
+        message3 = webidl.converters.DOMString(message3, "WebSocketError", "message");
+        super(message3, "WebSocketError");
         if (init2 === kConstruct) {
           return;
         } else if (init2 !== null) {
@@ -49711,8 +49744,8 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message2, code19, reason2) {
-        const error2 = new _WebSocketError(message2, kConstruct);
+      static createUnvalidatedWebSocketError(message3, code19, reason2) {
+        const error2 = new _WebSocketError(message3, kConstruct);
         error2.#closeCode = code19;
         error2.#reason = reason2;
         return error2;
@@ -51045,7 +51078,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve32) => setTimeout(resolve32, ms2)));
         const agentOptions = {
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -51098,8 +51131,8 @@ var init_http = __esm({
             continue;
           }
           if (last || !result.retryable || result.sent && !policy.resendUnknown) {
-            const message2 = describeFailure(request2, result, this.display, attempt, this.options.target.timeoutMs);
-            throw new RoleflowError(redactSecrets(message2, this.secrets), failureKind(result));
+            const message3 = describeFailure(request2, result, this.display, attempt, this.options.target.timeoutMs);
+            throw new RoleflowError(redactSecrets(message3, this.secrets), failureKind(result));
           }
           afterUnknown ||= result.sent;
           if (result.timedOut) {
@@ -51141,14 +51174,14 @@ var init_http = __esm({
             signal: abort
           });
           const key = request2.executionLog && this.limits.maxExecutionBytes < this.limits.maxResponseBytes ? "maxExecutionBytes" : "maxResponseBytes";
-          const text2 = await readBody(response, this.limits[key]);
+          const text3 = await readBody(response, this.limits[key]);
           report(response.statusCode);
-          if (text2 === void 0) return { kind: "too_large", limit: namedLimit(this.limits, key) };
+          if (text3 === void 0) return { kind: "too_large", limit: namedLimit(this.limits, key) };
           const retryAfter = response.headers["retry-after"];
           return {
             kind: "response",
             status: response.statusCode,
-            text: text2,
+            text: text3,
             ...typeof retryAfter === "string" ? { retryAfter } : {}
           };
         } catch (error2) {
@@ -51247,14 +51280,14 @@ function toWsMessage(frame) {
     return void 0;
   }
   if (!isObject(raw)) return void 0;
-  const text2 = typeof raw.message === "string" ? raw.message : raw.message === void 0 ? "" : JSON.stringify(raw.message);
-  const message2 = {
+  const text3 = typeof raw.message === "string" ? raw.message : raw.message === void 0 ? "" : JSON.stringify(raw.message);
+  const message3 = {
     action: stringOr(raw.action, ""),
     state: stringOr(raw.state, ""),
     statusCode: typeof raw.statusCode === "string" && raw.statusCode.trim() !== "" ? Number(raw.statusCode) : typeof raw.statusCode === "number" ? raw.statusCode : Number.NaN,
-    messageText: text2
+    messageText: text3
   };
-  return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
+  return copyStrings(raw, message3, WS_MESSAGE_STRINGS);
 }
 function textOf2(value, field, id, where) {
   if (value === void 0 || value === null) return "";
@@ -51338,9 +51371,22 @@ var init_lists = __esm({
   }
 });
 
+// src/core/roles/reserved.ts
+function withoutJournalRole(roles) {
+  return roles.some((r) => r.name === HISTORY_ROLE) ? roles.filter((r) => r.name !== HISTORY_ROLE) : [...roles];
+}
+var HISTORY_ROLE;
+var init_reserved = __esm({
+  "src/core/roles/reserved.ts"() {
+    "use strict";
+    HISTORY_ROLE = "roleflow.history";
+  }
+});
+
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
+    ...files.filter((f) => f.name === HISTORY_ROLE).map((f) => ({ file: f.file, ...f.at.name, message: `name ${JSON.stringify(HISTORY_ROLE)} is reserved: roleflow keeps its apply journal in the Role of that name (history.store: tenant); name this Role otherwise` })),
     ...duplicates(files, (f) => f.id, (f) => f.at.id ?? f.at.name, "id"),
     ...duplicates(files, (f) => f.name, (f) => f.at.name, "name", eachPinsItsOwnId)
   ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
@@ -51381,6 +51427,7 @@ var init_role_set = __esm({
   "src/core/roles/role-set.ts"() {
     "use strict";
     init_lists();
+    init_reserved();
     WHY = {
       id: "each Role needs exactly one file",
       name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
@@ -51407,10 +51454,10 @@ function quoteIfAmbiguous(value) {
   return scalar;
 }
 function readsBackPlain(value) {
-  const text2 = new import_yaml3.Document({ v: value }).toString({ lineWidth: 0 });
+  const text3 = new import_yaml3.Document({ v: value }).toString({ lineWidth: 0 });
   return ["1.1", "1.2"].every((version2) => {
     try {
-      return (0, import_yaml3.parse)(text2, { version: version2 })?.v === value;
+      return (0, import_yaml3.parse)(text3, { version: version2 })?.v === value;
     } catch {
       return false;
     }
@@ -51497,7 +51544,7 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
+  const list2 = (file.tenants ?? []).map((t7) => showName(t7)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
 function membershipNotes(excluded, remote, tenant, plan2) {
@@ -51531,7 +51578,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t7) => quote(t7)).join(", ")})` });
     });
   }
   return warnings;
@@ -51553,6 +51600,7 @@ var init_roles = __esm({
     init_role_file();
     init_front_matter();
     init_role_set();
+    init_reserved();
     init_serialize();
     init_display();
     init_vars();
@@ -51585,7 +51633,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve32) => setTimeout(resolve32, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -52982,11 +53030,11 @@ var require_receiver2 = __commonJS({
        * @return {(Error|RangeError)} The error
        * @private
        */
-      createError(ErrorCtor, message2, prefix, statusCode, errorCode) {
+      createError(ErrorCtor, message3, prefix, statusCode, errorCode) {
         this._loop = false;
         this._errored = true;
         const err = new ErrorCtor(
-          prefix ? `Invalid WebSocket frame: ${message2}` : message2
+          prefix ? `Invalid WebSocket frame: ${message3}` : message3
         );
         Error.captureStackTrace(err, this.createError);
         err.code = errorCode;
@@ -53655,10 +53703,10 @@ var require_event_target = __commonJS({
             callListener(handler, this, event);
           };
         } else if (type === "close") {
-          wrapper = function onClose(code19, message2) {
+          wrapper = function onClose(code19, message3) {
             const event = new CloseEvent("close", {
               code: code19,
-              reason: message2.toString(),
+              reason: message3.toString(),
               wasClean: this._closeFrameReceived && this._closeFrameSent
             });
             event[kTarget] = this;
@@ -53886,7 +53934,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes3, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -54440,7 +54488,7 @@ var require_websocket2 = __commonJS({
         }
       }
       const defaultPort = isSecure ? 443 : 80;
-      const key = randomBytes3(16).toString("base64");
+      const key = randomBytes4(16).toString("base64");
       const request2 = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
@@ -54601,29 +54649,29 @@ var require_websocket2 = __commonJS({
         const secWebSocketExtensions = res.headers["sec-websocket-extensions"];
         if (secWebSocketExtensions !== void 0) {
           if (!perMessageDeflate) {
-            const message2 = "Server sent a Sec-WebSocket-Extensions header but no extension was requested";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Server sent a Sec-WebSocket-Extensions header but no extension was requested";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           let extensions;
           try {
             extensions = parse4(secWebSocketExtensions);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Extensions header";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           const extensionNames = Object.keys(extensions);
           if (extensionNames.length !== 1 || extensionNames[0] !== PerMessageDeflate2.extensionName) {
-            const message2 = "Server indicated an extension that was not requested";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Server indicated an extension that was not requested";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           try {
             perMessageDeflate.accept(extensions[PerMessageDeflate2.extensionName]);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Extensions header";
-            abortHandshake(websocket, socket, message2);
+            const message3 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message3);
             return;
           }
           websocket._extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
@@ -54661,9 +54709,9 @@ var require_websocket2 = __commonJS({
       }
       return tls.connect(options);
     }
-    function abortHandshake(websocket, stream, message2) {
+    function abortHandshake(websocket, stream, message3) {
       websocket._readyState = WebSocket2.CLOSING;
-      const err = new Error(message2);
+      const err = new Error(message3);
       Error.captureStackTrace(err, abortHandshake);
       if (stream.setHeader) {
         stream[kAborted] = true;
@@ -54842,7 +54890,7 @@ var require_stream = __commonJS({
         objectMode: false,
         writableObjectMode: false
       });
-      ws.on("message", function message2(msg, isBinary) {
+      ws.on("message", function message3(msg, isBinary) {
         const data2 = !isBinary && duplex._readableState.objectMode ? msg.toString() : msg;
         if (!duplex.push(data2)) ws.pause();
       });
@@ -54874,7 +54922,7 @@ var require_stream = __commonJS({
       };
       duplex._final = function(callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._final(callback);
           });
           return;
@@ -54884,7 +54932,7 @@ var require_stream = __commonJS({
           callback();
           if (duplex._readableState.endEmitted) duplex.destroy();
         } else {
-          ws._socket.once("finish", function finish() {
+          ws._socket.once("finish", function finish2() {
             callback();
           });
           ws.close();
@@ -54895,7 +54943,7 @@ var require_stream = __commonJS({
       };
       duplex._write = function(chunk, encoding, callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._write(chunk, encoding, callback);
           });
           return;
@@ -55168,23 +55216,23 @@ var require_websocket_server = __commonJS({
         const upgrade = req.headers.upgrade;
         const version2 = +req.headers["sec-websocket-version"];
         if (req.method !== "GET") {
-          const message2 = "Invalid HTTP method";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 405, message2);
+          const message3 = "Invalid HTTP method";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 405, message3);
           return;
         }
         if (upgrade === void 0 || upgrade.toLowerCase() !== "websocket") {
-          const message2 = "Invalid Upgrade header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          const message3 = "Invalid Upgrade header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
           return;
         }
         if (key === void 0 || !keyRegex.test(key)) {
-          const message2 = "Missing or invalid Sec-WebSocket-Key header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          const message3 = "Missing or invalid Sec-WebSocket-Key header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
           return;
         }
         if (version2 !== 13 && version2 !== 8) {
-          const message2 = "Missing or invalid Sec-WebSocket-Version header";
-          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2, {
+          const message3 = "Missing or invalid Sec-WebSocket-Version header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3, {
             "Sec-WebSocket-Version": "13, 8"
           });
           return;
@@ -55199,8 +55247,8 @@ var require_websocket_server = __commonJS({
           try {
             protocols = subprotocol2.parse(secWebSocketProtocol);
           } catch (err) {
-            const message2 = "Invalid Sec-WebSocket-Protocol header";
-            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            const message3 = "Invalid Sec-WebSocket-Protocol header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
             return;
           }
         }
@@ -55219,8 +55267,8 @@ var require_websocket_server = __commonJS({
               extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
             }
           } catch (err) {
-            const message2 = "Invalid or unacceptable Sec-WebSocket-Extensions header";
-            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            const message3 = "Invalid or unacceptable Sec-WebSocket-Extensions header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message3);
             return;
           }
         }
@@ -55231,9 +55279,9 @@ var require_websocket_server = __commonJS({
             req
           };
           if (this.options.verifyClient.length === 2) {
-            this.options.verifyClient(info2, (verified, code19, message2, headers) => {
+            this.options.verifyClient(info2, (verified, code19, message3, headers) => {
               if (!verified) {
-                return abortHandshake(socket, code19 || 401, message2, headers);
+                return abortHandshake(socket, code19 || 401, message3, headers);
               }
               this.completeUpgrade(
                 extensions,
@@ -55333,27 +55381,27 @@ var require_websocket_server = __commonJS({
     function socketOnError() {
       this.destroy();
     }
-    function abortHandshake(socket, code19, message2, headers) {
-      message2 = message2 || http.STATUS_CODES[code19];
+    function abortHandshake(socket, code19, message3, headers) {
+      message3 = message3 || http.STATUS_CODES[code19];
       headers = {
         Connection: "close",
         "Content-Type": "text/html",
-        "Content-Length": Buffer.byteLength(message2),
+        "Content-Length": Buffer.byteLength(message3),
         ...headers
       };
       socket.once("finish", socket.destroy);
       socket.end(
         `HTTP/1.1 ${code19} ${http.STATUS_CODES[code19]}\r
-` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
+` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message3
       );
     }
-    function abortHandshakeOrEmitwsClientError(server, req, socket, code19, message2, headers) {
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code19, message3, headers) {
       if (server.listenerCount("wsClientError")) {
-        const err = new Error(message2);
+        const err = new Error(message3);
         Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
         server.emit("wsClientError", err, socket, req);
       } else {
-        abortHandshake(socket, code19, message2, headers);
+        abortHandshake(socket, code19, message3, headers);
       }
     }
   }
@@ -55403,7 +55451,7 @@ function openTunnel(proxy, host, port) {
   const target = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   const auth2 = proxy.username ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}\r
 ` : "";
-  return new Promise((resolve29, reject2) => {
+  return new Promise((resolve32, reject2) => {
     let head = Buffer.alloc(0);
     const fail3 = (error2) => {
       socket.destroy();
@@ -55426,7 +55474,7 @@ ${auth2}\r
       if (!/^HTTP\/1\.[01] 2\d\d\b/.test(status)) return fail3(new Error(`proxy ${displayUrl(proxy)} refused the tunnel to ${target}: ${status.slice(0, 80)}`));
       if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
       socket.removeAllListeners("error");
-      resolve29(socket);
+      resolve32(socket);
     };
     socket.on("data", onData);
   });
@@ -55493,9 +55541,9 @@ var init_ws_session = __esm({
           this.received.bytes += bytes.length;
           if (this.received.messages > limits.maxMessages) return this.overLimit("maxMessages", "messages");
           if (this.received.bytes > limits.maxExecutionBytes) return this.overLimit("maxExecutionBytes", "received");
-          const text2 = bytes.toString("utf8");
-          const message2 = toWsMessage(text2);
-          this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
+          const text3 = bytes.toString("utf8");
+          const message3 = toWsMessage(text3);
+          this.deliver(message3 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text3, 120)}`));
         });
         socket.on("error", (error2) => {
           if (error2.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.overLimit("maxExecutionBytes", "received", "in one frame");
@@ -55541,8 +55589,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve29, reject2) => {
-          const waiter = { resolve: resolve29, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve32, reject2) => {
+          const waiter = { resolve: resolve32, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -55590,8 +55638,8 @@ var init_ws_session = __esm({
         return this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`);
       }
       /** What goes wrong in an open session: the service's doing (a bad frame, a closed connection). */
-      error(text2) {
-        return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets), "tenant_error");
+      error(text3) {
+        return new RoleflowError(redactSecrets(`WebSocket ${text3}`, this.secrets), "tenant_error");
       }
     };
     Fifo = class {
@@ -55661,15 +55709,15 @@ function openWsSession(target, token, onRequest, proxy) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve29, reject2) => {
+  return new Promise((resolve32, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
-    const fail3 = (message2, code19, status = "error") => {
+    const fail3 = (message3, code19, status = "error") => {
       if (settled) return;
       settled = true;
       clearTimeout(handshake);
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code19));
+      reject2(new RoleflowError(redactSecrets(message3, secrets), code19));
       socket.terminate();
     };
     socket.on("error", (error2) => {
@@ -55680,14 +55728,14 @@ function openWsSession(target, token, onRequest, proxy) {
       request2.destroy();
       const unauthorized = response.statusCode === 401 || response.statusCode === 403;
       const refused = unauthorized ? refusedToken(tokenSource(target, token)) : "";
-      const message2 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
-      fail3(message2, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
+      const message3 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
+      fail3(message3, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve29(new Session(socket, shown, secrets, target.limits));
+      resolve32(new Session(socket, shown, secrets, target.limits));
     });
   });
 }
@@ -55934,9 +55982,9 @@ function createRateLimit(perSecond, now = () => performance3.now()) {
   let fullAt = now();
   return {
     take() {
-      const t6 = now();
-      const next = Math.max(fullAt, t6);
-      const waitMs = next - burst - t6;
+      const t7 = now();
+      const next = Math.max(fullAt, t7);
+      const waitMs = next - burst - t7;
       if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
       fullAt = next + interval;
       return void 0;
@@ -55947,10 +55995,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t6 = a;
-    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
-    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
-    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
+    let t7 = a;
+    t7 = Math.imul(t7 ^ t7 >>> 15, t7 | 1);
+    t7 ^= t7 + Math.imul(t7 ^ t7 >>> 7, t7 | 61);
+    return ((t7 ^ t7 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -55961,13 +56009,13 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/store/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join3 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 async function loadDataFile(file) {
-  const text2 = await readIfThere(file);
+  const text3 = await readIfThere(file);
   let value = [];
-  if (text2 !== void 0) {
+  if (text3 !== void 0) {
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text3);
     } catch (err) {
       throw corrupt(file, `not valid JSON (${oneLine2(err)})`);
     }
@@ -55983,7 +56031,7 @@ async function loadDataFile(file) {
   const lines2 = logText.split("\n");
   lines2.pop();
   lines2.forEach((line, i) => applyLogLine(roles, line, log, i + 1));
-  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text2 ?? ""), logBytes: Buffer.byteLength(logText) };
+  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text3 ?? ""), logBytes: Buffer.byteLength(logText) };
 }
 function applyLogLine(roles, line, log, lineNo) {
   let change2;
@@ -56028,10 +56076,10 @@ function corrupt(file, why2) {
   return new RoleflowError(`emulator data file ${file} is ${why2}; fix or remove it (it was left untouched)`);
 }
 async function removeStaleTemps(file) {
-  const name = basename(file);
+  const name = basename2(file);
   let entries;
   try {
-    entries = await readdir2(dirname4(file));
+    entries = await readdir2(dirname5(file));
   } catch {
     return;
   }
@@ -56039,7 +56087,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join4(dirname5(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -56062,8 +56110,8 @@ var init_data_file = __esm({
 
 // src/emulator/store/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { mkdir as mkdir2, open, rename, rm as rm2 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
   "src/emulator/store/data-log.ts"() {
@@ -56108,7 +56156,7 @@ var init_data_log = __esm({
         if (this.failure || this.closed) return;
         try {
           if (this.fd === void 0) {
-            mkdirSync(dirname5(this.log), { recursive: true });
+            mkdirSync(dirname6(this.log), { recursive: true });
             this.fd = openSync2(this.log, "a");
           }
           const data2 = Buffer.from(line);
@@ -56162,7 +56210,7 @@ var init_data_log = __esm({
       async writeSnapshot(data2) {
         const tmp = this.tmpName();
         try {
-          await mkdir(dirname5(this.file), { recursive: true });
+          await mkdir2(dirname6(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -56233,17 +56281,17 @@ var init_data_log = __esm({
 
 // src/emulator/grade.ts
 function grade(config, inputs) {
-  const text2 = words2(inputs[config.text] ?? "");
+  const text3 = words2(inputs[config.text] ?? "");
   const wanted = [...new Set(words2(inputs[config.rubric] ?? "").filter((w) => w.length >= 4))];
-  const found = wanted.filter((w) => text2.some((t6) => t6.startsWith(w.slice(0, 5))));
+  const found = wanted.filter((w) => text3.some((t7) => t7.startsWith(w.slice(0, 5))));
   const missing = wanted.filter((w) => !found.includes(w));
   const score = wanted.length === 0 ? 0 : found.length / wanted.length;
   const pass = wanted.length > 0 && score >= (config.pass_at ?? 0.5);
   const reason2 = wanted.length === 0 ? "the rubric has no word of four letters or more to look for" : `${found.length} of ${wanted.length} rubric words found${found.length > 0 ? `: ${found.join(", ")}` : ""}${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}`;
   return { "grade.pass": String(pass), "grade.score": score.toFixed(2), "grade.reason": reason2 };
 }
-function words2(text2) {
-  return text2.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+function words2(text3) {
+  return text3.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 var init_grade = __esm({
   "src/emulator/grade.ts"() {
@@ -56266,9 +56314,9 @@ function readRoleTemplate(inner) {
   }
   return { name, field };
 }
-function roleTemplatesIn(text2) {
+function roleTemplatesIn(text3) {
   const found = [];
-  for (const match of text2.matchAll(TEMPLATE)) {
+  for (const match of text3.matchAll(TEMPLATE)) {
     const template = readRoleTemplate(match[1]);
     if (template !== void 0) found.push(template);
   }
@@ -56364,7 +56412,7 @@ function render2(template, inputs, roles) {
       return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
     });
   }
-  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
+  if (Array.isArray(template)) return template.map((t7) => render2(t7, inputs, roles));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
@@ -56406,8 +56454,8 @@ var init_flow_run = __esm({
 function json(status, value) {
   return { status, body: JSON.stringify(value) };
 }
-function message(status, text2) {
-  return json(status, { message: text2 });
+function message(status, text3) {
+  return json(status, { message: text3 });
 }
 function stringFields(body, keys) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return void 0;
@@ -56444,10 +56492,10 @@ function readJsonBody(req, limit, done) {
   req.on("end", () => {
     if (size3 > limit) return;
     const bytes = chunks === void 0 ? void 0 : Array.isArray(chunks) ? Buffer.concat(chunks, size3) : chunks;
-    const text2 = bytes === void 0 ? "" : bytes.toString("utf8");
+    const text3 = bytes === void 0 ? "" : bytes.toString("utf8");
     let value;
     try {
-      value = text2 === "" ? void 0 : JSON.parse(text2);
+      value = text3 === "" ? void 0 : JSON.parse(text3);
     } catch {
       return settle3(MALFORMED);
     }
@@ -56691,12 +56739,12 @@ var init_flows_config_schema = __esm({
 
 // src/emulator/flows-config.ts
 import { createHash } from "node:crypto";
-function loadFlowsConfig(text2, file) {
-  const loaded = loadFlowsSource(text2, file);
+function loadFlowsConfig(text3, file) {
+  const loaded = loadFlowsSource(text3, file);
   return loaded.ok ? { ok: true, value: loaded.value.config } : loaded;
 }
-function loadFlowsSource(text2, file) {
-  const parsed = parseYaml(text2, { file });
+function loadFlowsSource(text3, file) {
+  const parsed = parseYaml(text3, { file });
   if (!parsed.ok) return parsed;
   const checked = validateFlows(parsed.value, file);
   return checked.ok ? { ok: true, value: { config: checked.value, source: parsed.value } } : checked;
@@ -56745,7 +56793,7 @@ function parseLatency(value) {
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
 function outputRoleNames(outputs) {
-  const names = stringsIn2(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t6) => "name" in t6 ? [t6.name] : []));
+  const names = stringsIn2(outputs).flatMap(({ text: text3 }) => roleTemplatesIn(text3).flatMap((t7) => "name" in t7 ? [t7.name] : []));
   return [...new Set(names)];
 }
 function validateFlows(source, file) {
@@ -56758,8 +56806,8 @@ function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
   for (const [name, flow] of Object.entries(flows)) {
-    for (const { text: text2, at } of stringsIn2(asRecord(flow)?.["outputs"])) {
-      for (const template of roleTemplatesIn(text2)) {
+    for (const { text: text3, at } of stringsIn2(asRecord(flow)?.["outputs"])) {
+      for (const template of roleTemplatesIn(text3)) {
         if (!("problem" in template)) continue;
         const pointer = pointerOf(["flows", name, "outputs", ...at]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
@@ -56952,11 +57000,11 @@ function roleRoutes(store, unknownId) {
     if (!fields || fields.name === "") return message(400, MISSING_PARAMETERS);
     return json(200, { message: "Role created", id: store.create(fields) });
   };
-  const update = (text2) => (req) => {
+  const update = (text3) => (req) => {
     const fields = stringFields(req.body, ["id", ...ROLE_FIELDS2]);
     if (!fields || fields.id === "" || fields.name === "") return message(400, MISSING_PARAMETERS);
     if (!store.update(fields.id, fields)) return message(404, NOT_FOUND);
-    return json(200, { message: text2, id: fields.id });
+    return json(200, { message: text3, id: fields.id });
   };
   const remove = (id) => {
     if (id === void 0 || id === "") return message(400, MISSING_PARAMETERS);
@@ -57204,8 +57252,8 @@ function completed(conn, execution, index) {
     nodeId: step2.nodeId
   });
 }
-function reject(conn, statusCode, service, text2) {
-  send2(conn, { state: "error", statusCode, service, message: text2 });
+function reject(conn, statusCode, service, text3) {
+  send2(conn, { state: "error", statusCode, service, message: text3 });
 }
 function send2(conn, m) {
   if (conn.ws.readyState !== import_websocket.default.OPEN) return;
@@ -57298,7 +57346,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve29) => server.close(() => resolve29()));
+      const closed = new Promise((resolve32) => server.close(() => resolve32()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -57312,13 +57360,13 @@ async function readFlows(source) {
     if (!checked.ok) throw new InvalidFilesError(checked.issues);
     return compileFlows(checked.value);
   }
-  let text2;
+  let text3;
   try {
-    text2 = await readFile2(source, "utf8");
+    text3 = await readFile2(source, "utf8");
   } catch (err) {
     throw new RoleflowError(`emulator flows file ${source} cannot be read: ${err.message}`);
   }
-  const loaded = loadFlowsConfig(text2, source);
+  const loaded = loadFlowsConfig(text3, source);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return compileFlows(loaded.value);
 }
@@ -57339,12 +57387,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve29, reject2) => {
+  return new Promise((resolve32, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve29(server.address()));
+    server.listen(port, host, () => resolve32(server.address()));
   });
 }
 function displayHost(host) {
@@ -57396,8 +57444,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname6, join as join4 } from "node:path";
-import { mkdir as mkdir2, writeFile } from "node:fs/promises";
+import { dirname as dirname7 } from "node:path";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
   const name = tenantNameOf(config, flags);
@@ -57405,7 +57452,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname6(dataFile));
+    await stateFolder(dirname7(dataFile), "the embedded tenant's folder");
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -57455,28 +57502,17 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-async function stateFolder(dir) {
-  let made;
-  try {
-    made = await mkdir2(dir, { recursive: true });
-  } catch (err) {
-    throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
-  }
-  if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
-  }
-}
-function targetOf(name, t6) {
+function targetOf(name, t7) {
   return {
     name,
-    baseUrl: t6.baseUrl,
-    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
-    wsAuth: t6.wsAuth ?? "header",
-    api: t6.api ?? {},
-    timeoutMs: t6.timeoutMs ?? 3e4,
-    retries: t6.retries ?? 4,
-    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv },
-    ...t6.limits === void 0 ? {} : { limits: t6.limits }
+    baseUrl: t7.baseUrl,
+    ...t7.wsUrl === void 0 ? {} : { wsUrl: t7.wsUrl },
+    wsAuth: t7.wsAuth ?? "header",
+    api: t7.api ?? {},
+    timeoutMs: t7.timeoutMs ?? 3e4,
+    retries: t7.retries ?? 4,
+    ...t7.tokenEnv === void 0 ? {} : { tokenEnv: t7.tokenEnv },
+    ...t7.limits === void 0 ? {} : { limits: t7.limits }
   };
 }
 function hooks(opts) {
@@ -57489,6 +57525,7 @@ var init_open_tenant = __esm({
     init_config2();
     init_errors();
     init_config_file();
+    init_state_folder();
     init_url_safety();
     init_schema();
     init_proxy_env();
@@ -57516,8 +57553,8 @@ function matchRoles(files, remote, ignored, tenantName2) {
   const pairs = [];
   const creates = [];
   const issues = [];
-  const issue2 = (file, key, message2) => {
-    issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
+  const issue2 = (file, key, message3) => {
+    issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message3 });
   };
   const managed = files.filter((f) => ignored(f.name) === void 0);
   for (const file of managed) {
@@ -57639,8 +57676,8 @@ function nameStateHash(name, holders) {
   const states = holders.map(roleStateHash).sort();
   return sha256(JSON.stringify(["name", name, states]));
 }
-function sha256(text2) {
-  return `sha256:${hash("sha256", text2, "hex")}`;
+function sha256(text3) {
+  return `sha256:${hash("sha256", text3, "hex")}`;
 }
 var init_hash = __esm({
   "src/core/plan/hash.ts"() {
@@ -57725,7 +57762,8 @@ var init_notes = __esm({
 });
 
 // src/core/plan/compute-plan.ts
-function computePlan(desired, remote, options) {
+function computePlan(desired, listed2, options) {
+  const remote = withoutJournalRole(listed2);
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
   const targetedBy = options.targets === void 0 ? void 0 : globMatcher(options.targets);
   const targeted = (name) => targetedBy === void 0 || targetedBy(name) !== void 0;
@@ -57834,6 +57872,7 @@ var init_compute_plan = __esm({
     init_types2();
     init_notes();
     init_role_set();
+    init_reserved();
   }
 });
 
@@ -57910,7 +57949,7 @@ var init_policy_lines = __esm({
 
 // src/core/plan/render/text.ts
 function renderPlanText(plan2, opts) {
-  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
+  const paint2 = (style, text3) => opts.color ? `\x1B[${ANSI[style]}m${text3}\x1B[0m` : text3;
   const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
   for (const change2 of plan2.changes) out.push(...changeLines(change2, paint2), "");
   if (plan2.unmanaged.length > 0) {
@@ -57975,10 +58014,10 @@ function capped2(lines2, max = MAX_LISTED) {
   if (lines2.length <= max) return lines2;
   return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
 }
-function lineCount2(text2) {
-  if (text2 === "") return 0;
+function lineCount2(text3) {
+  if (text3 === "") return 0;
   let lines2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
+  for (let at = text3.indexOf("\n"); at !== -1; at = text3.indexOf("\n", at + 1)) lines2++;
   return lines2;
 }
 var MAX_LISTED, ANSI;
@@ -58213,11 +58252,11 @@ var init_saved = __esm({
 });
 
 // src/core/plan/render/markdown-parts.ts
-function mdText(text2) {
-  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+function mdText(text3) {
+  return printableLine(text3).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
-function mdCode(text2) {
-  return `<code>${mdText(text2)}</code>`;
+function mdCode(text3) {
+  return `<code>${mdText(text3)}</code>`;
 }
 function headMarkdown(plan2, marker) {
   const lines2 = [];
@@ -58276,8 +58315,8 @@ function createCell(change2) {
   if (start !== "") parts.push(`content: ${mdCode(capped3(start, 80))}`);
   return parts.join("<br>");
 }
-function capped3(text2, max = 120) {
-  return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
+function capped3(text3, max = 120) {
+  return text3.length > max ? `${text3.slice(0, max - 1)}…` : text3;
 }
 function diffDetails(change2, maxLines, maxLineChars) {
   const all = diffLines2(change2.diff ?? "");
@@ -58359,7 +58398,7 @@ function renderPlanMarkdown(plan2, opts = {}) {
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
   const diffs = changes.map((c) => diffDetails(c, cut2.lines, cut2.chars));
-  const smallestFirst = diffs.map((text2, index) => ({ text: text2, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
+  const smallestFirst = diffs.map((text3, index) => ({ text: text3, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
   const attempt = (kept) => {
     const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
     const dropped = diffs.length - kept;
@@ -58378,14 +58417,14 @@ function fewerDiffs(changes, layout, max, seeAll) {
   return low > 0 ? join5(attempt(low)) : void 0;
 }
 function fitMarkdown(parts, max, tenant) {
-  const text2 = join5(parts);
-  if (text2.length <= max) return text2;
+  const text3 = join5(parts);
+  if (text3.length <= max) return text3;
   const notice2 = `
 … cut to fit the comment; ${fullPlan(tenant)}.
 `;
   const room = Math.max(0, max - notice2.length);
-  const lastLine = text2.lastIndexOf("\n", room);
-  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice2}`.slice(0, max);
+  const lastLine = text3.lastIndexOf("\n", room);
+  return `${text3.slice(0, lastLine > 0 ? lastLine : room)}${notice2}`.slice(0, max);
 }
 function join5(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
@@ -58648,7 +58687,7 @@ var init_result = __esm({
 
 // src/core/apply/end.ts
 function applyEnd(run2, tenant) {
-  const named2 = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
+  const named2 = (text3) => tenant === void 0 ? text3 : `tenant ${quote(tenant)}: ${text3}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
@@ -59039,8 +59078,8 @@ var require_errors4 = __commonJS({
     "use strict";
     var kUndiciError = Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "UndiciError";
         this.code = "UND_ERR";
       }
@@ -59051,10 +59090,10 @@ var require_errors4 = __commonJS({
     };
     var kConnectTimeoutError = Symbol.for("undici.error.UND_ERR_CONNECT_TIMEOUT");
     var ConnectTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ConnectTimeoutError";
-        this.message = message2 || "Connect Timeout Error";
+        this.message = message3 || "Connect Timeout Error";
         this.code = "UND_ERR_CONNECT_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -59064,10 +59103,10 @@ var require_errors4 = __commonJS({
     };
     var kHeadersTimeoutError = Symbol.for("undici.error.UND_ERR_HEADERS_TIMEOUT");
     var HeadersTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersTimeoutError";
-        this.message = message2 || "Headers Timeout Error";
+        this.message = message3 || "Headers Timeout Error";
         this.code = "UND_ERR_HEADERS_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -59077,10 +59116,10 @@ var require_errors4 = __commonJS({
     };
     var kHeadersOverflowError = Symbol.for("undici.error.UND_ERR_HEADERS_OVERFLOW");
     var HeadersOverflowError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "HeadersOverflowError";
-        this.message = message2 || "Headers Overflow Error";
+        this.message = message3 || "Headers Overflow Error";
         this.code = "UND_ERR_HEADERS_OVERFLOW";
       }
       static [Symbol.hasInstance](instance) {
@@ -59090,10 +59129,10 @@ var require_errors4 = __commonJS({
     };
     var kBodyTimeoutError = Symbol.for("undici.error.UND_ERR_BODY_TIMEOUT");
     var BodyTimeoutError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "BodyTimeoutError";
-        this.message = message2 || "Body Timeout Error";
+        this.message = message3 || "Body Timeout Error";
         this.code = "UND_ERR_BODY_TIMEOUT";
       }
       static [Symbol.hasInstance](instance) {
@@ -59103,10 +59142,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseStatusCodeError = Symbol.for("undici.error.UND_ERR_RESPONSE_STATUS_CODE");
     var ResponseStatusCodeError = class extends UndiciError {
-      constructor(message2, statusCode, headers, body) {
-        super(message2);
+      constructor(message3, statusCode, headers, body) {
+        super(message3);
         this.name = "ResponseStatusCodeError";
-        this.message = message2 || "Response Status Code Error";
+        this.message = message3 || "Response Status Code Error";
         this.code = "UND_ERR_RESPONSE_STATUS_CODE";
         this.body = body;
         this.status = statusCode;
@@ -59120,10 +59159,10 @@ var require_errors4 = __commonJS({
     };
     var kInvalidArgumentError = Symbol.for("undici.error.UND_ERR_INVALID_ARG");
     var InvalidArgumentError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidArgumentError";
-        this.message = message2 || "Invalid Argument Error";
+        this.message = message3 || "Invalid Argument Error";
         this.code = "UND_ERR_INVALID_ARG";
       }
       static [Symbol.hasInstance](instance) {
@@ -59133,10 +59172,10 @@ var require_errors4 = __commonJS({
     };
     var kInvalidReturnValueError = Symbol.for("undici.error.UND_ERR_INVALID_RETURN_VALUE");
     var InvalidReturnValueError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InvalidReturnValueError";
-        this.message = message2 || "Invalid Return Value Error";
+        this.message = message3 || "Invalid Return Value Error";
         this.code = "UND_ERR_INVALID_RETURN_VALUE";
       }
       static [Symbol.hasInstance](instance) {
@@ -59146,10 +59185,10 @@ var require_errors4 = __commonJS({
     };
     var kAbortError = Symbol.for("undici.error.UND_ERR_ABORT");
     var AbortError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "The operation was aborted";
+        this.message = message3 || "The operation was aborted";
         this.code = "UND_ERR_ABORT";
       }
       static [Symbol.hasInstance](instance) {
@@ -59159,10 +59198,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestAbortedError = Symbol.for("undici.error.UND_ERR_ABORTED");
     var RequestAbortedError = class extends AbortError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "AbortError";
-        this.message = message2 || "Request aborted";
+        this.message = message3 || "Request aborted";
         this.code = "UND_ERR_ABORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -59172,10 +59211,10 @@ var require_errors4 = __commonJS({
     };
     var kInformationalError = Symbol.for("undici.error.UND_ERR_INFO");
     var InformationalError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "InformationalError";
-        this.message = message2 || "Request information";
+        this.message = message3 || "Request information";
         this.code = "UND_ERR_INFO";
       }
       static [Symbol.hasInstance](instance) {
@@ -59185,10 +59224,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_REQ_CONTENT_LENGTH_MISMATCH");
     var RequestContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "RequestContentLengthMismatchError";
-        this.message = message2 || "Request body length does not match content-length header";
+        this.message = message3 || "Request body length does not match content-length header";
         this.code = "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -59198,10 +59237,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseContentLengthMismatchError = Symbol.for("undici.error.UND_ERR_RES_CONTENT_LENGTH_MISMATCH");
     var ResponseContentLengthMismatchError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseContentLengthMismatchError";
-        this.message = message2 || "Response body length does not match content-length header";
+        this.message = message3 || "Response body length does not match content-length header";
         this.code = "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
       }
       static [Symbol.hasInstance](instance) {
@@ -59211,10 +59250,10 @@ var require_errors4 = __commonJS({
     };
     var kClientDestroyedError = Symbol.for("undici.error.UND_ERR_DESTROYED");
     var ClientDestroyedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientDestroyedError";
-        this.message = message2 || "The client is destroyed";
+        this.message = message3 || "The client is destroyed";
         this.code = "UND_ERR_DESTROYED";
       }
       static [Symbol.hasInstance](instance) {
@@ -59224,10 +59263,10 @@ var require_errors4 = __commonJS({
     };
     var kClientClosedError = Symbol.for("undici.error.UND_ERR_CLOSED");
     var ClientClosedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ClientClosedError";
-        this.message = message2 || "The client is closed";
+        this.message = message3 || "The client is closed";
         this.code = "UND_ERR_CLOSED";
       }
       static [Symbol.hasInstance](instance) {
@@ -59237,10 +59276,10 @@ var require_errors4 = __commonJS({
     };
     var kSocketError = Symbol.for("undici.error.UND_ERR_SOCKET");
     var SocketError = class extends UndiciError {
-      constructor(message2, socket) {
-        super(message2);
+      constructor(message3, socket) {
+        super(message3);
         this.name = "SocketError";
-        this.message = message2 || "Socket error";
+        this.message = message3 || "Socket error";
         this.code = "UND_ERR_SOCKET";
         this.socket = socket;
       }
@@ -59251,10 +59290,10 @@ var require_errors4 = __commonJS({
     };
     var kNotSupportedError = Symbol.for("undici.error.UND_ERR_NOT_SUPPORTED");
     var NotSupportedError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "NotSupportedError";
-        this.message = message2 || "Not supported error";
+        this.message = message3 || "Not supported error";
         this.code = "UND_ERR_NOT_SUPPORTED";
       }
       static [Symbol.hasInstance](instance) {
@@ -59264,10 +59303,10 @@ var require_errors4 = __commonJS({
     };
     var kBalancedPoolMissingUpstreamError = Symbol.for("undici.error.UND_ERR_BPL_MISSING_UPSTREAM");
     var BalancedPoolMissingUpstreamError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MissingUpstreamError";
-        this.message = message2 || "No upstream has been added to the BalancedPool";
+        this.message = message3 || "No upstream has been added to the BalancedPool";
         this.code = "UND_ERR_BPL_MISSING_UPSTREAM";
       }
       static [Symbol.hasInstance](instance) {
@@ -59277,8 +59316,8 @@ var require_errors4 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code19, data2) {
-        super(message2);
+      constructor(message3, code19, data2) {
+        super(message3);
         this.name = "HTTPParserError";
         this.code = code19 ? `HPE_${code19}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
@@ -59290,10 +59329,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseExceededMaxSizeError = Symbol.for("undici.error.UND_ERR_RES_EXCEEDED_MAX_SIZE");
     var ResponseExceededMaxSizeError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "ResponseExceededMaxSizeError";
-        this.message = message2 || "Response content exceeded max size";
+        this.message = message3 || "Response content exceeded max size";
         this.code = "UND_ERR_RES_EXCEEDED_MAX_SIZE";
       }
       static [Symbol.hasInstance](instance) {
@@ -59303,10 +59342,10 @@ var require_errors4 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code19, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code19, { headers, data: data2 }) {
+        super(message3);
         this.name = "RequestRetryError";
-        this.message = message2 || "Request retry error";
+        this.message = message3 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code19;
         this.data = data2;
@@ -59319,10 +59358,10 @@ var require_errors4 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code19, { headers, data: data2 }) {
-        super(message2);
+      constructor(message3, code19, { headers, data: data2 }) {
+        super(message3);
         this.name = "ResponseError";
-        this.message = message2 || "Response error";
+        this.message = message3 || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code19;
         this.data = data2;
@@ -59335,10 +59374,10 @@ var require_errors4 = __commonJS({
     };
     var kSecureProxyConnectionError = Symbol.for("undici.error.UND_ERR_PRX_TLS");
     var SecureProxyConnectionError = class extends UndiciError {
-      constructor(cause, message2, options) {
-        super(message2, { cause, ...options ?? {} });
+      constructor(cause, message3, options) {
+        super(message3, { cause, ...options ?? {} });
         this.name = "SecureProxyConnectionError";
-        this.message = message2 || "Secure Proxy Connection failed";
+        this.message = message3 || "Secure Proxy Connection failed";
         this.code = "UND_ERR_PRX_TLS";
         this.cause = cause;
       }
@@ -59349,10 +59388,10 @@ var require_errors4 = __commonJS({
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
     var MessageSizeExceededError = class extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.name = "MessageSizeExceededError";
-        this.message = message2 || "Max decompressed message size exceeded";
+        this.message = message3 || "Max decompressed message size exceeded";
         this.code = "UND_ERR_WS_MESSAGE_SIZE_EXCEEDED";
       }
       static [Symbol.hasInstance](instance) {
@@ -60526,14 +60565,14 @@ var require_request3 = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText2);
         } catch (err) {
           this.abort(err);
         }
@@ -60554,12 +60593,12 @@ var require_request3 = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText2 = "") {
         this.onFinally();
         assert(!this.aborted);
         assert(!this.completed);
         if (statusCode !== null) {
-          this.#publishUpgradeHeaders(statusCode, headers, statusText);
+          this.#publishUpgradeHeaders(statusCode, headers, statusText2);
         }
         const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
@@ -60576,11 +60615,11 @@ var require_request3 = __commonJS({
        * @param {(headers: import('node:http2').IncomingHttpHeaders) => Buffer[]} parseHeaders
        * @param {string} [statusText]
        */
-      onUpgradeResponse(statusCode, headers, parseHeaders, statusText = "") {
+      onUpgradeResponse(statusCode, headers, parseHeaders, statusText2 = "") {
         assert(!this.aborted);
         assert(this.completed);
         if (channels.headers.hasSubscribers) {
-          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText);
+          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText2);
         }
         this.#publishUpgradeTrailers();
       }
@@ -60599,9 +60638,9 @@ var require_request3 = __commonJS({
        * @param {Buffer[]} headers
        * @param {string} statusText
        */
-      #publishUpgradeHeaders(statusCode, headers, statusText) {
+      #publishUpgradeHeaders(statusCode, headers, statusText2) {
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
       }
       #publishUpgradeTrailers() {
@@ -60848,9 +60887,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve29, reject2) => {
+          return new Promise((resolve32, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve29(data2);
+              return err ? reject2(err) : resolve32(data2);
             });
           });
         }
@@ -60888,12 +60927,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve29, reject2) => {
+          return new Promise((resolve32, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve29(data2);
+              ) : resolve32(data2);
             });
           });
         }
@@ -61363,14 +61402,14 @@ var require_connect2 = __commonJS({
       if (socket == null) {
         return;
       }
-      let message2 = "Connect Timeout Error";
+      let message3 = "Connect Timeout Error";
       if (Array.isArray(socket.autoSelectFamilyAttemptedAddresses)) {
-        message2 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
+        message3 += ` (attempted addresses: ${socket.autoSelectFamilyAttemptedAddresses.join(", ")},`;
       } else {
-        message2 += ` (attempted address: ${opts.hostname}:${opts.port},`;
+        message3 += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
-      message2 += ` timeout: ${opts.timeout}ms)`;
-      util.destroy(socket, new ConnectTimeoutError(message2));
+      message3 += ` timeout: ${opts.timeout}ms)`;
+      util.destroy(socket, new ConnectTimeoutError(message3));
     }
     module.exports = buildConnector;
   }
@@ -62352,15 +62391,15 @@ var require_webidl2 = __commonJS({
     webidl.converters = {};
     webidl.util = {};
     webidl.errors = {};
-    webidl.errors.exception = function(message2) {
-      return new TypeError(`${message2.header}: ${message2.message}`);
+    webidl.errors.exception = function(message3) {
+      return new TypeError(`${message3.header}: ${message3.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
       const plural2 = context.types.length === 1 ? "" : " one of";
-      const message2 = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
+      const message3 = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
-        message: message2
+        message: message3
       });
     };
     webidl.errors.invalidArgument = function(context) {
@@ -62829,9 +62868,9 @@ var require_util9 = __commonJS({
     function isErrorLike(object) {
       return object instanceof Error || (object?.constructor?.name === "Error" || object?.constructor?.name === "DOMException");
     }
-    function isValidReasonPhrase(statusText) {
-      for (let i = 0; i < statusText.length; ++i) {
-        const c = statusText.charCodeAt(i);
+    function isValidReasonPhrase(statusText2) {
+      for (let i = 0; i < statusText2.length; ++i) {
+        const c = statusText2.charCodeAt(i);
         if (!(c === 9 || // HTAB
         c >= 32 && c <= 126 || // SP / VCHAR
         c >= 128 && c <= 255)) {
@@ -63160,8 +63199,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve29, reject2) => {
-        res = resolve29;
+      const promise = new Promise((resolve32, reject2) => {
+        res = resolve32;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -63654,12 +63693,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t6 = options.type;
+        const t7 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t6,
+          type: t7,
           lastModified: d
         };
       }
@@ -64685,12 +64724,12 @@ var require_client_h12 = __commonJS({
           return new ResponseContentLengthMismatchError();
         }
         const ptr2 = llhttp.llhttp_get_error_reason(this.ptr);
-        let message2 = "";
+        let message3 = "";
         if (ptr2) {
           const len = new Uint8Array(llhttp.memory.buffer, ptr2).indexOf(0);
-          message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
+          message3 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data2);
+        return new HTTPParserError(message3, constants4.ERROR[ret], data2);
       }
       destroy() {
         assert(this.ptr != null);
@@ -64758,7 +64797,7 @@ var require_client_h12 = __commonJS({
         }
       }
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText: statusText2 } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
         assert(!socket.destroyed);
@@ -64783,7 +64822,7 @@ var require_client_h12 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText2);
         } catch (error2) {
           util.errorRequest(client, request2, error2);
           util.destroy(socket, error2);
@@ -64791,7 +64830,7 @@ var require_client_h12 = __commonJS({
         client[kResume]();
       }
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client, socket, headers, statusText: statusText2 } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -64856,7 +64895,7 @@ var require_client_h12 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -65412,12 +65451,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject2) => {
+      const waitForDrain = () => new Promise((resolve32, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve32;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -66087,12 +66126,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject2) => {
+      const waitForDrain = () => new Promise((resolve32, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve32;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -66187,7 +66226,7 @@ var require_redirect_handler2 = __commonJS({
       onError(error2) {
         this.handler.onError(error2);
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           if (this.request) {
@@ -66201,7 +66240,7 @@ var require_redirect_handler2 = __commonJS({
           this.history.push(new URL(this.opts.path, this.opts.origin));
         }
         if (!this.location) {
-          return this.handler.onHeaders(statusCode, headers, resume, statusText);
+          return this.handler.onHeaders(statusCode, headers, resume, statusText2);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
         const path = search ? `${pathname}${search}` : pathname;
@@ -66571,16 +66610,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve29) => {
+        return new Promise((resolve32) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve29;
+            this[kClosedResolve] = resolve32;
           } else {
-            resolve29(null);
+            resolve32(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve29) => {
+        return new Promise((resolve32) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -66591,7 +66630,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve29(null);
+            resolve32(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -66642,7 +66681,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve29, reject2) => {
+        const socket = await new Promise((resolve32, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -66654,7 +66693,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve29(socket2);
+              resolve32(socket2);
             }
           });
         });
@@ -66990,8 +67029,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve29) => {
-            this[kClosedResolve] = resolve29;
+          await new Promise((resolve32) => {
+            this[kClosedResolve] = resolve32;
           });
         }
       }
@@ -67171,9 +67210,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t7 = b;
         b = a % b;
-        a = t6;
+        a = t7;
       }
       return a;
     }
@@ -68260,7 +68299,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve29, reject2) => {
+        return await new Promise((resolve32, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -68273,7 +68312,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve29(null);
+              resolve32(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -68292,7 +68331,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve29, reject2) => {
+      return new Promise((resolve32, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -68309,7 +68348,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve29,
+              resolve: resolve32,
               reject: reject2,
               length: 0,
               body: []
@@ -68379,18 +68418,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve29, stream, length } = consume2;
+      const { type, body, resolve: resolve32, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve29(chunksDecode(body, length));
+          resolve32(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve29(JSON.parse(chunksDecode(body, length)));
+          resolve32(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve29(chunksConcat(body, length).buffer);
+          resolve32(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve29(new Blob(body, { type: stream[kContentType] }));
+          resolve32(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve29(chunksConcat(body, length));
+          resolve32(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -68448,9 +68487,9 @@ var require_util10 = __commonJS({
         chunks = [];
         length = 0;
       }
-      const message2 = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
+      const message3 = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
       if (statusCode === 204 || !contentType || !length) {
-        queueMicrotask(() => callback(new ResponseStatusCodeError(message2, statusCode, headers)));
+        queueMicrotask(() => callback(new ResponseStatusCodeError(message3, statusCode, headers)));
         return;
       }
       const stackTraceLimit = Error.stackTraceLimit;
@@ -68466,7 +68505,7 @@ var require_util10 = __commonJS({
       } finally {
         Error.stackTraceLimit = stackTraceLimit;
       }
-      queueMicrotask(() => callback(new ResponseStatusCodeError(message2, statusCode, headers, payload)));
+      queueMicrotask(() => callback(new ResponseStatusCodeError(message3, statusCode, headers, payload)));
     }
     var isContentTypeApplicationJson = (contentType) => {
       return contentType.length > 15 && contentType[11] === "/" && contentType[0] === "a" && contentType[1] === "p" && contentType[2] === "p" && contentType[3] === "l" && contentType[4] === "i" && contentType[5] === "c" && contentType[6] === "a" && contentType[7] === "t" && contentType[8] === "i" && contentType[9] === "o" && contentType[10] === "n" && contentType[12] === "j" && contentType[13] === "s" && contentType[14] === "o" && contentType[15] === "n";
@@ -68647,9 +68686,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -68872,9 +68911,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -69159,9 +69198,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -69253,9 +69292,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject2) => {
+        return new Promise((resolve32, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve29(data2);
+            return err ? reject2(err) : resolve32(data2);
           });
         });
       }
@@ -69293,11 +69332,11 @@ var require_mock_errors2 = __commonJS({
     var { UndiciError } = require_errors4();
     var kMockNotMatchedError = Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
     var MockNotMatchedError = class _MockNotMatchedError extends UndiciError {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         Error.captureStackTrace(this, _MockNotMatchedError);
         this.name = "MockNotMatchedError";
-        this.message = message2 || "The request does not match any registered mock dispatches";
+        this.message = message3 || "The request does not match any registered mock dispatches";
         this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
       }
       static [Symbol.hasInstance](instance) {
@@ -73015,13 +73054,13 @@ var require_fetch2 = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status, statusText, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status, statusText, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -73118,7 +73157,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve29, reject2) => agent.dispatch(
+        return new Promise((resolve32, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -73145,7 +73184,7 @@ var require_fetch2 = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status, rawHeaders, resume, statusText) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
               if (status < 200) {
                 return;
               }
@@ -73194,9 +73233,9 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve29({
+              resolve32({
                 status,
-                statusText,
+                statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
@@ -73237,7 +73276,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve29({
+              resolve32({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -76946,15 +76985,15 @@ var require_websocket3 = __commonJS({
       this.ws[kResponse].socket.resume();
     }
     function onParserError(err) {
-      let message2;
+      let message3;
       let code19;
       if (err instanceof CloseEvent) {
-        message2 = err.reason;
+        message3 = err.reason;
         code19 = err.code;
       } else {
-        message2 = err.message;
+        message3 = err.message;
       }
-      fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message2 }));
+      fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message3 }));
       closeWebSocketConnection(this, code19);
     }
     module.exports = {
@@ -76978,8 +77017,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve29) => {
-        setTimeout(resolve29, ms2).unref();
+      return new Promise((resolve32) => {
+        setTimeout(resolve32, ms2).unref();
       });
     }
     module.exports = {
@@ -77874,8 +77913,8 @@ var require_errors5 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var constants4 = require_constants12();
     var UsageError = class extends Error {
-      constructor(message2) {
-        super(message2);
+      constructor(message3) {
+        super(message3);
         this.clipanion = { type: `usage` };
         this.name = `UsageError`;
       }
@@ -77953,8 +77992,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t6 = 0; t6 <= 24; ++t6)
-      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
+    for (let t7 = 0; t7 <= 24; ++t7)
+      richLine[richLine.length - t7] = `\x1B[38;5;${232 + t7}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -77967,25 +78006,25 @@ var require_format3 = __commonJS({
       error: (str) => str,
       code: (str) => str
     };
-    function dedent(text2) {
-      const lines2 = text2.split(`
+    function dedent(text3) {
+      const lines2 = text3.split(`
 `);
       const nonEmptyLines = lines2.filter((line) => line.match(/\S/));
       const indent = nonEmptyLines.length > 0 ? nonEmptyLines.reduce((minLength, line) => Math.min(minLength, line.length - line.trimStart().length), Number.MAX_VALUE) : 0;
       return lines2.map((line) => line.slice(indent).trimRight()).join(`
 `);
     }
-    function formatMarkdownish(text2, { format, paragraphs }) {
-      text2 = text2.replace(/\r\n?/g, `
+    function formatMarkdownish(text3, { format, paragraphs }) {
+      text3 = text3.replace(/\r\n?/g, `
 `);
-      text2 = dedent(text2);
-      text2 = text2.replace(/^\n+|\n+$/g, ``);
-      text2 = text2.replace(/^(\s*)-([^\n]*?)\n+/gm, `$1-$2
+      text3 = dedent(text3);
+      text3 = text3.replace(/^\n+|\n+$/g, ``);
+      text3 = text3.replace(/^(\s*)-([^\n]*?)\n+/gm, `$1-$2
 
 `);
-      text2 = text2.replace(/\n(\n)?\n*/g, ($0, $1) => $1 ? $1 : ` `);
+      text3 = text3.replace(/\n(\n)?\n*/g, ($0, $1) => $1 ? $1 : ` `);
       if (paragraphs) {
-        text2 = text2.split(/\n/).map((paragraph) => {
+        text3 = text3.split(/\n/).map((paragraph) => {
           const bulletMatch = paragraph.match(/^\s*[*-][\t ]+(.*)/);
           if (!bulletMatch)
             return paragraph.match(/(.{1,80})(?: |$)/g).join(`
@@ -77999,13 +78038,13 @@ var require_format3 = __commonJS({
 
 `);
       }
-      text2 = text2.replace(/(`+)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
+      text3 = text3.replace(/(`+)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
         return format.code($1 + $2 + $1);
       });
-      text2 = text2.replace(/(\*\*)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
+      text3 = text3.replace(/(\*\*)((?:.|[\n])*?)\1/g, ($0, $1, $2) => {
         return format.bold($1 + $2 + $1);
       });
-      return text2 ? `${text2}
+      return text3 ? `${text3}
 ` : ``;
     }
     exports.formatMarkdownish = formatMarkdownish;
@@ -78033,8 +78072,8 @@ var require_utils4 = __commonJS({
         return [a, b];
       }
     }
-    function cleanValidationError(message2, { mergeName = false } = {}) {
-      const match = message2.match(/^([^:]+): (.*)$/m);
+    function cleanValidationError(message3, { mergeName = false } = {}) {
+      const match = message3.match(/^([^:]+): (.*)$/m);
       if (!match)
         return `validation failed`;
       let [, path, line] = match;
@@ -78043,11 +78082,11 @@ var require_utils4 = __commonJS({
       line = path !== `.` || !mergeName ? `${path.replace(/^\.(\[|$)/, `$1`)}: ${line}` : `: ${line}`;
       return line;
     }
-    function formatError(message2, errors$1) {
+    function formatError(message3, errors$1) {
       if (errors$1.length === 1) {
-        return new errors.UsageError(`${message2}${cleanValidationError(errors$1[0], { mergeName: true })}`);
+        return new errors.UsageError(`${message3}${cleanValidationError(errors$1[0], { mergeName: true })}`);
       } else {
-        return new errors.UsageError(`${message2}:
+        return new errors.UsageError(`${message3}:
 ${errors$1.map((error2) => `
 - ${cleanValidationError(error2)}`).join(``)}`);
       }
@@ -78125,8 +78164,8 @@ var require_lib = __commonJS({
     var base64RegExp = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
     var uuid4RegExp = /^[a-f0-9]{8}-[a-f0-9]{4}-4[a-f0-9]{3}-[89aAbB][a-f0-9]{3}-[a-f0-9]{12}$/i;
     var iso8601RegExp = /^(?:[1-9]\d{3}(-?)(?:(?:0[1-9]|1[0-2])\1(?:0[1-9]|1\d|2[0-8])|(?:0[13-9]|1[0-2])\1(?:29|30)|(?:0[13578]|1[02])(?:\1)31|00[1-9]|0[1-9]\d|[12]\d{2}|3(?:[0-5]\d|6[0-5]))|(?:[1-9]\d(?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)(?:(-?)02(?:\2)29|-?366))T(?:[01]\d|2[0-3])(:?)[0-5]\d(?:\3[0-5]\d)?(?:Z|[+-][01]\d(?:\3[0-5]\d)?)$/;
-    function pushError({ errors, p } = {}, message2) {
-      errors === null || errors === void 0 ? void 0 : errors.push(`${p !== null && p !== void 0 ? p : `.`}: ${message2}`);
+    function pushError({ errors, p } = {}, message3) {
+      errors === null || errors === void 0 ? void 0 : errors.push(`${p !== null && p !== void 0 ? p : `.`}: ${message3}`);
       return false;
     }
     function makeSetter(target, key) {
@@ -78177,7 +78216,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isEnum4(enumSpec) {
+    function isEnum5(enumSpec) {
       const valuesArray = Array.isArray(enumSpec) ? enumSpec : Object.values(enumSpec);
       const isAlphaNum = valuesArray.every((item) => typeof item === "string" || typeof item === "number");
       const values = new Set(valuesArray);
@@ -78343,8 +78382,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
+            valid = spec(value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -78368,7 +78407,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t7) => val !== originalValues[t7]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -78409,7 +78448,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t7) => val[0] !== originalValues[t7][0] || val[1] !== originalValues[t7][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -78463,8 +78502,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
-            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t7 = 0, T = value.length; t7 < T && t7 < spec.length; ++t7) {
+            valid = spec[t7](value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -78493,8 +78532,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
-            const key = keys[t6];
+          for (let t7 = 0, T = keys.length; t7 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t7) {
+            const key = keys[t7];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -78516,7 +78555,7 @@ var require_lib = __commonJS({
     function isDict(spec, opts = {}) {
       return isRecord2(spec, opts);
     }
-    function isObject3(props, { extra: extraSpec = null } = {}) {
+    function isObject4(props, { extra: extraSpec = null } = {}) {
       const specKeys = Object.keys(props);
       const validator = makeValidator({
         test: (value, state) => {
@@ -78557,7 +78596,7 @@ var require_lib = __commonJS({
       });
     }
     function isPartial(props) {
-      return isObject3(props, { extra: isRecord2(isUnknown()) });
+      return isObject4(props, { extra: isRecord2(isUnknown()) });
     }
     var isInstanceOf = (constructor) => makeValidator({
       test: (value, state) => {
@@ -78571,11 +78610,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
+        for (let t7 = 0, T = specs.length; t7 < T; ++t7) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
-            matches.push([`#${t6 + 1}`, subCoercions]);
+          if (specs[t7](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t7 + 1}` }))) {
+            matches.push([`#${t7 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -78701,8 +78740,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            const sub = value[t6];
+          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
+            const sub = value[t7];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -79045,7 +79084,7 @@ var require_lib = __commonJS({
     exports.isBoolean = isBoolean;
     exports.isDate = isDate;
     exports.isDict = isDict;
-    exports.isEnum = isEnum4;
+    exports.isEnum = isEnum5;
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
@@ -79059,7 +79098,7 @@ var require_lib = __commonJS({
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber3;
-    exports.isObject = isObject3;
+    exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
     exports.isPartial = isPartial;
@@ -79104,7 +79143,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command16 = class {
+    var Command20 = class {
       constructor() {
         this.help = false;
       }
@@ -79149,9 +79188,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command16.isOption = advanced_options_utils.isOptionSymbol;
-    Command16.Default = [];
-    exports.Command = Command16;
+    Command20.isOption = advanced_options_utils.isOptionSymbol;
+    Command20.Default = [];
+    exports.Command = Command20;
   }
 });
 
@@ -79189,9 +79228,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t6 = 0; t6 < input.nodes.length; ++t6)
-          if (!isTerminalNode(t6))
-            output.nodes.push(cloneNode(input.nodes[t6], offset));
+        for (let t7 = 0; t7 < input.nodes.length; ++t7)
+          if (!isTerminalNode(t7))
+            output.nodes.push(cloneNode(input.nodes[t7], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -79244,8 +79283,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
-          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
+        for (let t7 = 0; t7 < machine.nodes.length; ++t7) {
+          debug2(`${prefix}  ${t7}: ${JSON.stringify(machine.nodes[t7])}`);
         }
       }
     }
@@ -79264,8 +79303,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t6 = 0; t6 < tokens.length; ++t6) {
-        const segment = tokens[t6];
+      for (let t7 = 0; t7 < tokens.length; ++t7) {
+        const segment = tokens[t7];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -79277,7 +79316,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t7 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -79694,7 +79733,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t6 = 0; t6 < required; ++t6)
+        for (let t7 = 0; t7 < required; ++t7)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -79725,8 +79764,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t6 = 0; t6 < arity; ++t6)
-              args.push(` #${t6}`);
+            for (let t7 = 0; t7 < arity; ++t7)
+              args.push(` #${t7}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -79763,9 +79802,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t6 = 0; t6 < path.length; ++t6) {
+          for (let t7 = 0; t7 < path.length; ++t7) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t7], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -79778,11 +79817,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
+          for (let t7 = 0; t7 < this.arity.leading.length; ++t7) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t7 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t7 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -79799,9 +79838,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
+              for (let t7 = 0; t7 < this.arity.extra.length; ++t7) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t6 > 0)
+                if (!this.arity.proxy || t7 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -79813,11 +79852,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
+          for (let t7 = 0; t7 < this.arity.trailing.length; ++t7) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t6 + 1 < this.arity.trailing.length)
+            if (t7 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -79851,7 +79890,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t6 = 0; t6 < option.arity; ++t6) {
+            for (let t7 = 0; t7 < option.arity; ++t7) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -80894,12 +80933,12 @@ var init_output = __esm({
       currentRedactor;
       liveLine;
       /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-      out(text2) {
-        this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+      out(text3) {
+        this.write(this.streams.stdout, escapeStray(this.redact(text3), this.color("stdout")));
       }
       /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-      err(text2) {
-        this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+      err(text3) {
+        this.write(this.streams.stderr, escapeStray(this.redact(text3), this.color("stderr")));
       }
       /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
       outJson(value, indent = 2) {
@@ -80912,8 +80951,8 @@ var init_output = __esm({
        * writes nothing.
        */
       outData(value, serialise) {
-        const text2 = serialise(this.redactor.values(value));
-        if (text2 !== "") this.write(this.streams.stdout, text2);
+        const text3 = serialise(this.redactor.values(value));
+        if (text3 !== "") this.write(this.streams.stdout, text3);
       }
       /**
        * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
@@ -80929,8 +80968,8 @@ var init_output = __esm({
       showLiveLine(line) {
         this.liveLine = line;
       }
-      redact(text2) {
-        return this.redactor.text(text2);
+      redact(text3) {
+        return this.redactor.text(text3);
       }
       /** The redactor of every secret added so far. */
       get redactor() {
@@ -80952,9 +80991,9 @@ var init_output = __esm({
           }
         }
       }
-      write(stream, text2, endLine = true) {
+      write(stream, text3, endLine = true) {
         this.liveLine?.clear();
-        stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
+        stream.write(!endLine || text3.endsWith("\n") ? text3 : `${text3}
 `);
         this.liveLine?.redraw?.();
       }
@@ -80978,9 +81017,9 @@ var init_progress_line = __esm({
       get columns() {
         return this.stream.columns || 80;
       }
-      show(text2) {
+      show(text3) {
         if (!this.enabled) return;
-        this.stream.write(`\r\x1B[2K${fitColumns(escapeControls(text2), Math.max(10, this.columns - 1))}`);
+        this.stream.write(`\r\x1B[2K${fitColumns(escapeControls(text3), Math.max(10, this.columns - 1))}`);
         this.shown = true;
       }
       clear() {
@@ -81025,18 +81064,18 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve29) => {
+  return new Promise((resolve32) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
-    const finish = (answer) => {
+    const finish2 = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve29(answer);
+      resolve32(answer);
     };
-    rl.once("line", (line) => finish(line.trim() === "yes"));
-    rl.once("SIGINT", () => finish(false));
-    rl.once("close", () => finish(false));
+    rl.once("line", (line) => finish2(line.trim() === "yes"));
+    rl.once("SIGINT", () => finish2(false));
+    rl.once("close", () => finish2(false));
     output.write(`${question} `);
   });
 }
@@ -81056,8 +81095,8 @@ function makePorts(context, flags) {
   const colorFor = (stream) => useColor(context.env, stream === "stdout" ? context.stdoutIsTTY : context.stderrIsTTY, flags.color);
   const io = new CommandOutput(context, colorFor);
   const output = {
-    out: (text2) => io.out(text2),
-    err: (text2) => io.err(text2),
+    out: (text3) => io.out(text3),
+    err: (text3) => io.err(text3),
     data: (value, render3) => io.outData(value, render3),
     json: (value, indent) => io.outJson(value, indent),
     dataBytes: (value, serialise) => io.outDataBytes(value, serialise),
@@ -81199,11 +81238,11 @@ var init_apply_order = __esm({
 });
 
 // src/core/runs/ws-payload.ts
-function messagePayload(message2) {
-  const text2 = message2.messageText;
-  if (!JSON_START.test(text2)) return void 0;
+function messagePayload(message3) {
+  const text3 = message3.messageText;
+  if (!JSON_START.test(text3)) return void 0;
   try {
-    return JSON.parse(text2);
+    return JSON.parse(text3);
   } catch {
     return void 0;
   }
@@ -81229,9 +81268,9 @@ function wsEndRule(test2) {
   rule.quietMs = quietMs;
   return rule;
 }
-function httpsProgress(entries, history, rule, nowMs) {
+function httpsProgress(entries, history2, rule, nowMs) {
   const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const next = history2 && history2.signature === signature ? history2 : { signature, changedAtMs: nowMs };
   const failedStep = entries.find((e) => e.status !== "completed");
   if (failedStep) {
     const why2 = failedStep.error ? `: ${shortened(failedStep.error)}` : "";
@@ -81260,20 +81299,20 @@ function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
   const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
   return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+function tallyWsMessage(tally, message3, rule) {
+  const refused = tally.refused ?? (message3.statusCode !== 200 ? message3 : void 0);
+  if (message3.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message3 };
   if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message3.nodeId === rule.node;
   return next;
 }
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
   if (refused) {
     const payload = messagePayload(refused);
-    const text2 = shortened(typeof payload?.error === "string" ? payload.error : refused.messageText);
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    const text3 = shortened(typeof payload?.error === "string" ? payload.error : refused.messageText);
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text3}`;
     return { state: "failed", message: refused, reason: reason2 };
   }
   const done = (by) => ({ state: "done", by });
@@ -81288,11 +81327,11 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+    (t7) => t7.skip === void 0 && (t7.transports?.includes("ws") ?? true) && t7.until.node === void 0 && t7.until.messages === void 0
   );
 }
-function shortened(text2) {
-  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
+function shortened(text3) {
+  return text3.length > 200 ? `${text3.slice(0, 199)}…` : text3;
 }
 var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
 var init_end_rules = __esm({
@@ -81307,14 +81346,14 @@ var init_end_rules = __esm({
 });
 
 // src/core/runs/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+function parseShard(text3) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: write I/N, like 2/4 (shard 2 of 4)` };
   const index = Number(m[1]);
   const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the number of shards must be at least 1` };
   if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text3)}: the shard must be between 1 and ${total}` };
   }
   return { ok: true, value: { index, total } };
 }
@@ -81332,16 +81371,16 @@ var init_shard = __esm({
 // src/core/flows/env.ts
 function parseEnvRefs(value) {
   const pieces = [];
-  let text2 = "";
+  let text3 = "";
   let i = 0;
   while (i < value.length) {
     if (value.startsWith("$${", i)) {
-      text2 += "${";
+      text3 += "${";
       i += 3;
       continue;
     }
     if (!value.startsWith("${", i)) {
-      text2 += value[i];
+      text3 += value[i];
       i += 1;
       continue;
     }
@@ -81352,12 +81391,12 @@ function parseEnvRefs(value) {
     if (name === void 0 || !NAME.test(name)) {
       return { ok: false, error: `invalid reference "\${${ref2}}": write \${env:NAME} (or $\${ for a literal \${)` };
     }
-    if (text2) pieces.push({ text: text2 });
+    if (text3) pieces.push({ text: text3 });
     pieces.push({ env: name });
-    text2 = "";
+    text3 = "";
     i = end + 1;
   }
-  if (text2) pieces.push({ text: text2 });
+  if (text3) pieces.push({ text: text3 });
   return { ok: true, pieces };
 }
 function expandInputs(inputs, env, secretNames) {
@@ -81425,10 +81464,10 @@ var init_load_context = __esm({
         return this.source.locate(pointer);
       }
       /** A problem at the value under `pointer` (or at the key `key` of the map there), named by its path. */
-      report(pointer, message2, key) {
+      report(pointer, message3, key) {
         const pos = this.source.locate(pointer, key === void 0 ? void 0 : { key });
         const where = pointer === "" ? "" : `${pointerToPath(pointer)}: `;
-        this.issues.push({ file: this.file, ...pos, message: where + message2 });
+        this.issues.push({ file: this.file, ...pos, message: where + message3 });
       }
       /** A duration in ms, or undefined (reported when it was written but is wrong). */
       duration(value, pointer, opts = {}) {
@@ -81443,8 +81482,8 @@ var init_load_context = __esm({
         const parsed = parseBudget(value);
         return parsed.ok ? parsed.value : this.fail(pointer, parsed.error);
       }
-      fail(pointer, message2) {
-        this.report(pointer, message2);
+      fail(pointer, message3) {
+        this.report(pointer, message3);
         return void 0;
       }
     };
@@ -81742,8 +81781,8 @@ function loadLatency(value, pointer, ctx) {
 }
 function loadBudgets(value, pointer, ctx) {
   const entries = typeof value === "string" ? [["max", value, pointer]] : BUDGET_KINDS.filter((k) => rec(value)[k] !== void 0).map((k) => [k, rec(value)[k], ptr(pointer, k)]);
-  return entries.flatMap(([kind, text2, at]) => {
-    const budget = ctx.budget(text2, at);
+  return entries.flatMap(([kind, text3, at]) => {
+    const budget = ctx.budget(text3, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
@@ -81809,24 +81848,24 @@ var init_placed = __esm({
 function decline() {
   throw DECLINE;
 }
-function quotedScalar(text2, at, lineEnd) {
-  const quote2 = text2[at];
-  const close = text2.indexOf(quote2, at + 1);
+function quotedScalar(text3, at, lineEnd) {
+  const quote2 = text3[at];
+  const close = text3.indexOf(quote2, at + 1);
   if (close !== -1 && close < lineEnd) {
-    const body = text2.slice(at + 1, close);
-    if (quote2 === '"' ? !body.includes("\\") : text2[close + 1] !== "'") return { value: body, end: close + 1 };
+    const body = text3.slice(at + 1, close);
+    if (quote2 === '"' ? !body.includes("\\") : text3[close + 1] !== "'") return { value: body, end: close + 1 };
   }
   let value = "";
   for (let pos = at + 1; pos < lineEnd; pos++) {
-    const c = text2[pos];
+    const c = text3[pos];
     if (quote2 === "'") {
       if (c !== "'") value += c;
-      else if (text2[pos + 1] === "'") value += text2[++pos];
+      else if (text3[pos + 1] === "'") value += text3[++pos];
       else return { value, end: pos + 1 };
     } else if (c === '"') {
       return { value, end: pos + 1 };
     } else if (c === "\\") {
-      const escaped = ESCAPES[text2[++pos]];
+      const escaped = ESCAPES[text3[++pos]];
       if (escaped === void 0) decline();
       value += escaped;
     } else {
@@ -81861,10 +81900,10 @@ var init_simple_scalars = __esm({
 });
 
 // src/core/flows/yaml/simple-yaml.ts
-function readSimpleYaml(text2) {
-  if (BEYOND_PRINTABLE.test(text2) && unsafeChars().test(text2)) return void 0;
+function readSimpleYaml(text3) {
+  if (BEYOND_PRINTABLE.test(text3) && unsafeChars().test(text3)) return void 0;
   try {
-    const reader = new Reader(text2);
+    const reader = new Reader(text3);
     const root = reader.document();
     return {
       value: root.value,
@@ -81889,15 +81928,15 @@ var init_simple_yaml = __esm({
     FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     MAX_DEPTH = 32;
     Reader = class {
-      constructor(text2) {
-        this.text = text2;
-        for (let start = 0; start <= text2.length; ) {
-          let end = text2.indexOf("\n", start);
-          if (end < 0) end = text2.length;
+      constructor(text3) {
+        this.text = text3;
+        for (let start = 0; start <= text3.length; ) {
+          let end = text3.indexOf("\n", start);
+          if (end < 0) end = text3.length;
           let indent = start;
-          while (text2.charCodeAt(indent) === 32) indent++;
-          if (indent < end && text2[indent] !== "#") this.lines.push({ start, indent: indent - start, end });
-          if (end < text2.length) this.lineStarts.push(end + 1);
+          while (text3.charCodeAt(indent) === 32) indent++;
+          if (indent < end && text3[indent] !== "#") this.lines.push({ start, indent: indent - start, end });
+          if (end < text3.length) this.lineStarts.push(end + 1);
           start = end + 1;
         }
       }
@@ -82100,9 +82139,9 @@ var init_simple_yaml = __esm({
 function flowTestId(file, name) {
   return `${file} > ${name}`;
 }
-function parseFlowTestFile(text2, file, schema) {
-  const simple = readSimpleYaml(text2);
-  const yaml = simple ? { ok: true, value: simple } : parseYaml(text2, { file });
+function parseFlowTestFile(text3, file, schema) {
+  const simple = readSimpleYaml(text3);
+  const yaml = simple ? { ok: true, value: simple } : parseYaml(text3, { file });
   if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
   const ctx = new LoadContext(file, yaml.value);
   const checked = validateAgainst(schema, yaml.value, file);
@@ -82122,9 +82161,9 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t6, i) => {
+  const tests = arr(root["tests"]).map((t7, i) => {
     const pointer = ptr("/tests", i);
-    const test2 = rec(t6);
+    const test2 = rec(t7);
     const own = (key) => test2[key] === void 0 ? void 0 : { value: test2[key], pointer: ptr(pointer, key) };
     const name = typeof test2["name"] === "string" ? test2["name"] : "";
     const testTransports = loadTransports(test2["transport"]) ?? transports;
@@ -82184,15 +82223,15 @@ function loadUntil(value, pointer, ctx) {
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
+  return list2?.filter((t7) => t7 === "https" || t7 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t6, i) => {
-    const first = seen.get(t6.name);
-    if (first && t6.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
-    } else seen.set(t6.name, t6);
+  tests.forEach((t7, i) => {
+    const first = seen.get(t7.name);
+    if (first && t7.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t7.name}" (also on line ${first.line})`);
+    } else seen.set(t7.name, t7);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -82212,11 +82251,11 @@ function otherShape(issue2, named2) {
 }
 function namedPaths(issues) {
   const named2 = /* @__PURE__ */ new Set();
-  for (const { message: message2 } of issues) {
-    if (SHAPE.test(message2)) continue;
-    for (let k = 0; k < message2.length; k++) {
-      const c = message2[k];
-      if (c === ":" || c === "." || c === "[") named2.add(message2.slice(0, k));
+  for (const { message: message3 } of issues) {
+    if (SHAPE.test(message3)) continue;
+    for (let k = 0; k < message3.length; k++) {
+      const c = message3[k];
+      if (c === ":" || c === "." || c === "[") named2.add(message3.slice(0, k));
     }
   }
   return named2;
@@ -82246,8 +82285,8 @@ var init_parse2 = __esm({
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
   const { pass, expected, actual, why: why2 } = check;
-  const message2 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why2 ? `: ${why2}` : ""}`;
-  return { kind, label, status: pass ? "pass" : "fail", expected, actual, message: message2, line: at.line, col: at.col };
+  const message3 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why2 ? `: ${why2}` : ""}`;
+  return { kind, label, status: pass ? "pass" : "fail", expected, actual, message: message3, line: at.line, col: at.col };
 }
 function skipped(kind, label, reason2, at) {
   return { kind, label, status: "skip", message: `${label}: skipped: ${reason2}`, line: at.line, col: at.col };
@@ -82473,7 +82512,7 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
   const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
   const skippedAll = everySkipped(results2, acrossRepeats);
-  const summary2 = (status, message2) => ({ repeats, passed, minPass, status, message: message2 });
+  const summary2 = (status, message3) => ({ repeats, passed, minPass, status, message: message3 });
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
     const failedRepeats = repeats - passed;
@@ -82497,13 +82536,13 @@ var init_repeats = __esm({
 
 // src/core/flows/checks/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t7) => t7.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t7) => t7.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -82515,7 +82554,7 @@ function unknownJudges(files, judges) {
   const known = new Set(judges);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.filter((a) => a.operator === "judge" && !known.has(a.judge.name)).map((a) => {
+      (t7) => t7.expect.outputs.filter((a) => a.operator === "judge" && !known.has(a.judge.name)).map((a) => {
         const guess = closest(a.judge.name, [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : known.size === 0 ? " (the config has no judges:)" : "";
         return { file: f.file, line: a.line, col: a.col, message: `judge: no judge named ${JSON.stringify(a.judge.name)} in the config's judges:${hint}` };
@@ -82528,24 +82567,24 @@ function shortLeakRoles(files, roles) {
   const longest = maxOf(lengths.values(), 0);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.flatMap((a) => {
+      (t7) => t7.expect.outputs.flatMap((a) => {
         if (a.operator !== "not_leaks" || a.minChars === void 0) return [];
         const all = a.expected === "*";
         const length = all ? roles.length > 0 ? longest : void 0 : lengths.get(String(a.expected));
         if (length === void 0 || length >= a.minChars) return [];
         const what = all ? `every Role is at most ${length} characters` : `Role ${JSON.stringify(a.expected)} is ${length} characters`;
-        const message2 = `warning: not_leaks: ${what}, shorter than min_chars ${a.minChars}: no leak can ever be found; set min_chars to ${Math.max(1, length)} or less`;
-        return [{ file: f.file, line: a.line, col: a.col, message: message2 }];
+        const message3 = `warning: not_leaks: ${what}, shorter than min_chars ${a.minChars}: no leak can ever be found; set min_chars to ${Math.max(1, length)} or less`;
+        return [{ file: f.file, line: a.line, col: a.col, message: message3 }];
       })
     )
   );
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t6 of file.tests) {
-    for (const a of t6.expect.outputs) {
+  for (const t7 of file.tests) {
+    for (const a of t7.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
+      for (const transport of t7.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t7.name, transport, a.path));
     }
   }
   return keys;
@@ -82565,10 +82604,10 @@ var init_assertion_needs = __esm({
 // src/core/flows/checks/leak-sources.ts
 function leakTexts(files, vars) {
   return files.map((file) => {
-    const text2 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
+    const text3 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
     const rendered2 = renderVarsWithOrigin(file.content, vars);
-    if (rendered2.problems.length > 0 || rendered2.text === file.content) return text2;
-    return { ...text2, content: rendered2.text, written: { content: file.content, origin: rendered2.origin } };
+    if (rendered2.problems.length > 0 || rendered2.text === file.content) return text3;
+    return { ...text3, content: rendered2.text, written: { content: file.content, origin: rendered2.origin } };
   });
 }
 var init_leak_sources = __esm({
@@ -82629,7 +82668,7 @@ function selectRuns(files, options) {
 function transportsOf(test2, options) {
   const declared = test2.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+  return ["https", "ws"].filter((t7) => declared.includes(t7) && (wanted === void 0 || wanted === t7));
 }
 function applyRepeat(test2, repeat) {
   if (repeat === void 0) return test2;
@@ -82693,7 +82732,7 @@ function transportWarnings(file, tenant) {
   const warnings = [];
   for (const test2 of file.tests) {
     if (test2.skip !== void 0) continue;
-    const runs = (test2.transports ?? available).filter((t6) => available.includes(t6));
+    const runs = (test2.transports ?? available).filter((t7) => available.includes(t7));
     const first = test2.expect.outputs[0];
     if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
       const n = test2.expect.outputs.length;
@@ -82919,7 +82958,7 @@ var init_tenants2 = __esm({
 
 // src/core/config/policy/secrets.ts
 function secretScanner(env, config) {
-  const names = new Set(Object.values(config?.tenants ?? {}).map((t6) => t6.tokenEnv));
+  const names = new Set(Object.values(config?.tenants ?? {}).map((t7) => t7.tokenEnv));
   const known = /* @__PURE__ */ new Map();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < MIN_KNOWN_LENGTH) continue;
@@ -82928,19 +82967,19 @@ function secretScanner(env, config) {
     }
   }
   const values = [...known].sort((a, b) => b[0].length - a[0].length);
-  const find = (text2) => {
+  const find = (text3) => {
     const hits = [];
     for (const [value, name] of values) {
-      for (let i = text2.indexOf(value); i !== -1; i = text2.indexOf(value, i + value.length)) hits.push({ index: i, length: value.length, kind: `the value of ${name}` });
+      for (let i = text3.indexOf(value); i !== -1; i = text3.indexOf(value, i + value.length)) hits.push({ index: i, length: value.length, kind: `the value of ${name}` });
     }
     for (const { kind, regex: regex2 } of KEY_FORMATS) {
       regex2.lastIndex = 0;
-      for (const m of text2.matchAll(regex2)) hits.push({ index: m.index, length: m[0].length, kind });
+      for (const m of text3.matchAll(regex2)) hits.push({ index: m.index, length: m[0].length, kind });
     }
     const seen = /* @__PURE__ */ new Set();
     return hits.sort((a, b) => a.index - b.index).filter((h) => seen.has(h.index) ? false : (seen.add(h.index), true));
   };
-  return { find, holds: (text2) => find(text2).length > 0 };
+  return { find, holds: (text3) => find(text3).length > 0 };
 }
 var KEY_FORMATS, MIN_KNOWN_LENGTH;
 var init_secrets = __esm({
@@ -82962,21 +83001,21 @@ var init_secrets = __esm({
 // src/core/config/policy/role-rules.ts
 function lintRoleFile(role, policy, secrets) {
   const findings = [];
-  const add = (rule, at, message2, level = levelOf(policy, rule)) => {
-    findings.push({ rule, level, file: role.file, line: at.line, column: at.col, message: message2 });
+  const add = (rule, at, message3, level = levelOf(policy, rule)) => {
+    findings.push({ rule, level, file: role.file, line: at.line, column: at.col, message: message3 });
   };
   const texts = textsOf(role);
-  for (const text2 of texts) {
-    for (const hit of secrets.find(text2.value)) {
-      add("secrets", text2.at(hit.index), `${text2.field} holds ${hit.kind}: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file)`, "error");
+  for (const text3 of texts) {
+    for (const hit of secrets.find(text3.value)) {
+      add("secrets", text3.at(hit.index), `${text3.field} holds ${hit.kind}: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file)`, "error");
     }
   }
   if (policy.maxChars !== void 0 && role.content.length > policy.maxChars) {
     add("max_chars", texts[texts.length - 1].at(policy.maxChars), `content is ${role.content.length} characters, more than max_chars ${policy.maxChars} (the excess starts here)`);
   }
   for (const pattern of policy.forbid) {
-    for (const text2 of texts) {
-      for (const m of matchesOf(pattern, text2.value)) add("forbid", text2.at(m.index), `${text2.field} holds ${pattern.isRegex ? `a match of ${pattern.source}` : JSON.stringify(pattern.source)}, which policy.roles.forbid forbids`);
+    for (const text3 of texts) {
+      for (const m of matchesOf(pattern, text3.value)) add("forbid", text3.at(m.index), `${text3.field} holds ${pattern.isRegex ? `a match of ${pattern.source}` : JSON.stringify(pattern.source)}, which policy.roles.forbid forbids`);
     }
   }
   for (const pattern of policy.mustInclude) {
@@ -83005,10 +83044,10 @@ function textsOf(role) {
 function contentStart(role) {
   return { line: role.contentLine ?? 1, col: 1 };
 }
-function offsetPosition(text2, offset, start) {
+function offsetPosition(text3, offset, start) {
   let line = start.line;
   let lineStart = 0;
-  for (let i = text2.indexOf("\n"); i !== -1 && i < offset; i = text2.indexOf("\n", i + 1)) {
+  for (let i = text3.indexOf("\n"); i !== -1 && i < offset; i = text3.indexOf("\n", i + 1)) {
     line++;
     lineStart = i + 1;
   }
@@ -83024,8 +83063,8 @@ var init_role_rules = __esm({
 // src/core/config/policy/flow-rules.ts
 function lintFlowFile(file, policy, source) {
   const findings = [];
-  const add = (rule, at, message2) => {
-    findings.push({ rule, level: levelOf2(policy, rule), file: file.file, line: at.line, column: at.col, message: message2 });
+  const add = (rule, at, message3) => {
+    findings.push({ rule, level: levelOf2(policy, rule), file: file.file, line: at.line, column: at.col, message: message3 });
   };
   const raw = source?.value;
   file.tests.forEach((test2, i) => {
@@ -83133,8 +83172,8 @@ function planFindings(plan2, rules) {
   const findings = [];
   for (const rule of rules) {
     if (rule.tenants && !rule.tenants.some((glob) => matchesGlob(tenant, glob))) continue;
-    const on = (change2, message2) => {
-      findings.push(finding(rule, tenant, message2, change2.name, change2.file, changeDigest(change2)));
+    const on = (change2, message3) => {
+      findings.push(finding(rule, tenant, message3, change2.name, change2.file, changeDigest(change2)));
     };
     if (rule.kind === "max_changes") {
       if (plan2.changes.length > rule.limit) {
@@ -83154,8 +83193,8 @@ function planFindings(plan2, rules) {
   }
   return findings;
 }
-function finding(rule, tenant, message2, role, file, content) {
-  const found = { rule: rule.name, level: rule.level, message: message2, tenant, fingerprint: fingerprintOf(rule.name, role, content) };
+function finding(rule, tenant, message3, role, file, content) {
+  const found = { rule: rule.name, level: rule.level, message: message3, tenant, fingerprint: fingerprintOf(rule.name, role, content) };
   if (role !== void 0) found.role = role;
   if (file !== void 0) found.file = file;
   return found;
@@ -83180,14 +83219,14 @@ function changedLinesPct(before, diff) {
   const had = before.split("\n").length;
   return Math.max(added, removed) / had * 100;
 }
-function parseAllow(text2) {
-  const at = /^(.*)@([0-9a-f]{6,64})$/.exec(text2);
-  const body = at ? at[1] : text2;
+function parseAllow(text3) {
+  const at = /^(.*)@([0-9a-f]{6,64})$/.exec(text3);
+  const body = at ? at[1] : text3;
   const colon = body.indexOf(":");
   const rule = colon === -1 ? body : body.slice(0, colon);
   const role = colon === -1 ? void 0 : body.slice(colon + 1);
-  if (rule === "" || role === "") return `--allow ${text2}: write RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (a rule of policy.plan, a Role name, the fingerprint a plan shows)`;
-  return { text: text2, rule, ...role === void 0 ? {} : { role }, ...at ? { fingerprint: at[2] } : {} };
+  if (rule === "" || role === "") return `--allow ${text3}: write RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (a rule of policy.plan, a Role name, the fingerprint a plan shows)`;
+  return { text: text3, rule, ...role === void 0 ? {} : { role }, ...at ? { fingerprint: at[2] } : {} };
 }
 function shortFingerprint(fingerprint) {
   return fingerprint.replace(/^sha256:/, "").slice(0, 12);
@@ -83349,12 +83388,12 @@ var init_policy = __esm({
 
 // src/files/repository-bounds.ts
 import { realpath, stat as stat4 } from "node:fs/promises";
-import { dirname as dirname7, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
+import { dirname as dirname8, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
 async function outsideRepository(dir, sources, noun) {
   const realDir = await realpath(dir.abs).catch(() => dir.abs);
   const links = sources.filter((s) => s.link === true);
-  if (links.length === 0 && realDir === resolve4(dir.abs)) return [];
-  const top = await gitTop(resolve4(dir.abs));
+  if (links.length === 0 && realDir === resolve5(dir.abs)) return [];
+  const top = await gitTop(resolve5(dir.abs));
   const root = await realpath(top ?? dir.abs).catch(() => top ?? dir.abs);
   const where = top === void 0 ? `${dir.display}/` : "the repository";
   if (!inside(root, realDir)) {
@@ -83376,7 +83415,7 @@ async function outsideRepository(dir, sources, noun) {
 async function gitTop(path) {
   for (let at = path; ; ) {
     if (await exists3(join6(at, ".git"))) return at;
-    const parent = dirname7(at);
+    const parent = dirname8(at);
     if (parent === at) return void 0;
     at = parent;
   }
@@ -83400,7 +83439,7 @@ var init_repository_bounds = __esm({
 
 // src/files/role-files.ts
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname8, join as join7 } from "node:path";
+import { basename as basename3, dirname as dirname9, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -83416,17 +83455,17 @@ async function loadRoleFiles(cwd, dir) {
   const away = new Set(outside.map((issue2) => issue2.file));
   const schema = loadSchema("role");
   const read = away.size === 0 ? sources : sources.filter((source) => !away.has(source.file));
-  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text3, file) => parseRoleFile(text3, file, schema));
   issues.unshift(...outside);
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
-async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname8(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+async function writeFileAtomic(path, text3) {
+  const tmp = join7(dirname9(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
-      for (const piece of typeof text2 === "string" ? [text2] : text2) await handle.writeFile(piece, "utf8");
+      for (const piece of typeof text3 === "string" ? [text3] : text3) await handle.writeFile(piece, "utf8");
       await handle.sync();
     } finally {
       await handle.close();
@@ -83475,10 +83514,10 @@ async function readSavedPlan(abs, file) {
 async function readSavedPlanFile(abs, file) {
   const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
-  const text2 = Buffer.from(bytes.value).toString("utf8");
+  const text3 = Buffer.from(bytes.value).toString("utf8");
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch {
     throw notAPlan(file, "not JSON");
   }
@@ -83496,7 +83535,7 @@ async function readSavedPlanFile(abs, file) {
     if (failed3 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed3.tenant.name)} in it was not planned (it holds an error, not a plan)`);
     return value;
   }
-  const located2 = parseYaml(text2, { file });
+  const located2 = parseYaml(text3, { file });
   const checked = located2.ok ? validateAgainst(schema, located2.value, file) : located2;
   const issues = checked.ok ? [] : checked.issues;
   const first = issues[0];
@@ -83624,27 +83663,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve29, arguments_) => {
+  const run2 = async (function_, resolve32, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve29(result);
+    resolve32(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve29, reject2, arguments_) => {
+  const enqueue = (function_, resolve32, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve29, arguments_));
+    }).then(run2.bind(void 0, function_, resolve32, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve29, reject2) => {
-    enqueue(function_, resolve29, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve32, reject2) => {
+    enqueue(function_, resolve32, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -83858,7 +83897,7 @@ var init_plan_policy = __esm({
 });
 
 // src/run/roles/fresh-plan.ts
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -83907,7 +83946,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve6(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -83928,7 +83967,7 @@ var init_fresh_plan = __esm({
 });
 
 // src/run/roles/saved-plan.ts
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function checkSavedPlan(plan2, tenant) {
   const here = planTenantOf(tenant);
   const reasons = [];
@@ -83942,7 +83981,7 @@ async function checkSavedPlan(plan2, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan2 = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
+  const plan2 = opts.plan ?? await readSavedPlan(resolve7(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan2);
   const { roles } = opts.config;
   const refusals = [
@@ -83996,6 +84035,659 @@ var init_policy_flags = __esm({
   }
 });
 
+// src/core/apply/history/record.ts
+function roleSha(role) {
+  return sha256(JSON.stringify([role.name, role.description, role.content]));
+}
+function changeOutcome(status) {
+  switch (status) {
+    case "created":
+    case "updated":
+    case "deleted":
+      return "done";
+    case "unknown":
+      return "unknown";
+    case "not_started":
+      return "not_started";
+    case "failed":
+    case "skipped":
+      return "failed";
+  }
+}
+function recordId(at, random) {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${random.slice(0, 4)}`;
+}
+function historyFileName(tenant) {
+  return `${tenant.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_"}.jsonl`;
+}
+var HISTORY_FORMAT_VERSION;
+var init_record = __esm({
+  "src/core/apply/history/record.ts"() {
+    "use strict";
+    init_hash();
+    init_reserved();
+    HISTORY_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/apply/history/journal-text.ts
+function readJournal(text3) {
+  const byId = /* @__PURE__ */ new Map();
+  const skipped2 = [];
+  text3.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const parsed = parseLine(line);
+    if (typeof parsed === "string") {
+      skipped2.push({ line: index + 1, reason: parsed });
+      return;
+    }
+    const earlier = byId.get(parsed.id);
+    byId.set(parsed.id, earlier === void 0 ? parsed : mergeLines(earlier, parsed));
+  });
+  const records = [...byId.values()].map((r) => r.status === "started" ? { ...r, status: "interrupted" } : r);
+  return { records, skipped: skipped2 };
+}
+function recordLine(record) {
+  return `${JSON.stringify(record)}
+`;
+}
+function trimJournal(text3, keep, maxBytes) {
+  const lines2 = text3.split("\n").filter((l) => l.trim() !== "");
+  const order = [];
+  const linesOf = /* @__PURE__ */ new Map();
+  for (const line of lines2) {
+    const id = idOf(line);
+    if (!linesOf.has(id)) {
+      order.push(id);
+      linesOf.set(id, []);
+    }
+    linesOf.get(id).push(line);
+  }
+  let kept = order.slice(Math.max(0, order.length - keep));
+  const size3 = (ids) => ids.reduce((n, id) => n + linesOf.get(id).reduce((m, l) => m + utf8Length(JSON.stringify(l)) - 2 + 2, 0), 0);
+  while (kept.length > 0 && size3(kept) > maxBytes) kept = kept.slice(1);
+  if (kept.length === 0 && order.length > 0) return void 0;
+  return kept.flatMap((id) => linesOf.get(id)).map((l) => `${l}
+`).join("");
+}
+function idOf(line) {
+  try {
+    const id = JSON.parse(line).id;
+    return typeof id === "string" ? id : `\0${line}`;
+  } catch {
+    return `\0${line}`;
+  }
+}
+function mergeLines(earlier, later) {
+  const merged = { ...earlier, ...later, time: earlier.time };
+  if (earlier.before_content !== void 0 || later.before_content !== void 0) merged.before_content = { ...earlier.before_content, ...later.before_content };
+  return merged;
+}
+function parseLine(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not JSON (a line cut short?)";
+  }
+  if (!isObject2(value)) return "not a JSON object";
+  if (value["format_version"] !== HISTORY_FORMAT_VERSION) return `format_version ${JSON.stringify(value["format_version"])} is not ${HISTORY_FORMAT_VERSION} (written by another roleflow?)`;
+  const id = value["id"];
+  const status = value["status"];
+  if (typeof id !== "string" || id === "") return "no id";
+  if (!STATUSES.includes(status)) return `status ${JSON.stringify(status)} is none of ${STATUSES.join(", ")}`;
+  const changes = value["changes"];
+  if (!Array.isArray(changes)) return "no changes list";
+  const record = {
+    format_version: HISTORY_FORMAT_VERSION,
+    id,
+    time: text(value["time"]) ?? "",
+    actor: text(value["actor"]) ?? "",
+    commit: text(value["commit"]) ?? null,
+    ref: text(value["ref"]) ?? null,
+    run_url: text(value["run_url"]) ?? null,
+    command: COMMANDS2.find((c) => c === value["command"]) ?? "apply",
+    tenant: text(value["tenant"]) ?? "",
+    plan_digest: text(value["plan_digest"]) ?? "",
+    status,
+    changes: changes.flatMap((c) => {
+      const change2 = changeOf(c);
+      return change2 === void 0 ? [] : [change2];
+    })
+  };
+  const finished = text(value["finished_at"]);
+  if (finished !== void 0) record.finished_at = finished;
+  const state = stringMap(value["state"]);
+  if (state !== void 0) record.state = state;
+  const content = contentMap(value["before_content"]);
+  if (content !== void 0) record.before_content = content;
+  const rollback2 = text(value["rollback_of"]);
+  if (rollback2 !== void 0) record.rollback_of = rollback2;
+  if (value["preview"] === true) record.preview = true;
+  if (value["dirty"] === true) record.dirty = true;
+  return record;
+}
+function changeOf(value) {
+  if (!isObject2(value)) return void 0;
+  const action = ACTIONS.find((a) => a === value["action"]);
+  const name = text(value["name"]);
+  const outcome2 = OUTCOMES.find((o) => o === value["outcome"]);
+  if (action === void 0 || name === void 0 || outcome2 === void 0) return void 0;
+  const change2 = { action, name, outcome: outcome2 };
+  for (const key of ["id", "renamed_from", "before_sha256", "after_sha256"]) {
+    const v = text(value[key]);
+    if (v !== void 0) change2[key] = v;
+  }
+  return change2;
+}
+function stringMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") defineOwn(map, k, v);
+  return map;
+}
+function contentMap(value) {
+  if (!isObject2(value)) return void 0;
+  const map = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!isObject2(v)) continue;
+    const [name, description, content] = [text(v["name"]), text(v["description"]), text(v["content"])];
+    if (name !== void 0 && description !== void 0 && content !== void 0) defineOwn(map, k, { name, description, content });
+  }
+  return map;
+}
+function defineOwn(map, key, value) {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function text(value) {
+  return typeof value === "string" ? value : void 0;
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var STATUSES, OUTCOMES, COMMANDS2, ACTIONS;
+var init_journal_text = __esm({
+  "src/core/apply/history/journal-text.ts"() {
+    "use strict";
+    init_role_file();
+    init_record();
+    STATUSES = ["started", "completed", "failed", "interrupted"];
+    OUTCOMES = ["done", "failed", "unknown", "not_started"];
+    COMMANDS2 = ["apply", "promote", "rollback", "preview"];
+    ACTIONS = ["create", "update", "delete"];
+  }
+});
+
+// src/core/apply/history/build.ts
+function startedRecord(draft) {
+  const { meta } = draft;
+  const content = beforeContent(draft.plan.changes, draft.previous);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    id: draft.id,
+    time: draft.time,
+    actor: meta.actor,
+    commit: meta.commit,
+    ref: meta.ref,
+    run_url: meta.run_url,
+    command: draft.command,
+    tenant: draft.plan.tenant.name,
+    plan_digest: draft.plan.digest ?? planDigest(draft.plan),
+    status: "started",
+    changes: draft.plan.changes.map((c) => journalChange(c, void 0)),
+    ...Object.keys(content).length > 0 && { before_content: content },
+    ...draft.rollbackOf !== void 0 && { rollback_of: draft.rollbackOf },
+    ...draft.preview === true && { preview: true },
+    ...meta.dirty && { dirty: true }
+  };
+}
+function finishedRecord(draft, outcomes, interrupted, finishedAt2) {
+  const { before_content: _kept, ...started } = startedRecord(draft);
+  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
+  const status = interrupted ? "interrupted" : changes.every((c) => c.outcome === "done") ? "completed" : "failed";
+  return { ...started, finished_at: finishedAt2, status, changes, state: stateAfter(draft, changes) };
+}
+function stateAfter(draft, changes) {
+  const { plan: plan2 } = draft;
+  const targets = plan2.options.targets === void 0 ? void 0 : globMatcher(plan2.options.targets);
+  const state = new Map(targets === void 0 ? [] : Object.entries(lastState(draft.previous) ?? {}));
+  const ignored = globMatcher(plan2.options.ignore);
+  const notManaged = /* @__PURE__ */ new Set([...plan2.unmanaged.map((u) => u.id), ...plan2.changes.flatMap((c) => c.id === void 0 ? [] : [c.id])]);
+  for (const role of draft.remote) {
+    if (role.name === HISTORY_ROLE || ignored(role.name) !== void 0 || notManaged.has(role.id)) continue;
+    if (targets !== void 0 && targets(role.name) === void 0) continue;
+    state.set(role.name, roleSha(role));
+  }
+  plan2.changes.forEach((change2, i) => {
+    const done = changes[i]?.outcome === "done";
+    if (change2.action === "create") {
+      if (done) state.set(change2.name, roleSha(change2.after));
+      else state.delete(change2.name);
+    } else if (change2.action === "update") {
+      if (done) {
+        state.delete(change2.before.name);
+        state.set(change2.name, roleSha(change2.after));
+      } else state.set(change2.before.name, roleSha(change2.before));
+    } else if (done) state.delete(change2.name);
+    else state.set(change2.name, roleSha(change2.before));
+  });
+  return Object.fromEntries([...state.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function lastState(records) {
+  for (let i = records.length - 1; i >= 0; i--) if (records[i].state !== void 0) return records[i].state;
+  return void 0;
+}
+function beforeContent(changes, previous) {
+  const inGit = shasInGit(previous);
+  const kept = {};
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    const sha = roleSha(change2.before);
+    if (!inGit.has(sha)) kept[sha] = { name: change2.before.name, description: change2.before.description, content: change2.before.content };
+  }
+  return kept;
+}
+function shasInGit(records) {
+  const shas = /* @__PURE__ */ new Set();
+  for (const r of records) {
+    if (r.commit === null || r.dirty === true) continue;
+    for (const c of r.changes) if (c.after_sha256 !== void 0 && c.outcome !== "failed" && c.outcome !== "not_started") shas.add(c.after_sha256);
+    for (const sha of Object.values(r.state ?? {})) shas.add(sha);
+  }
+  return shas;
+}
+function journalChange(change2, outcome2) {
+  const id = change2.id ?? outcome2?.id;
+  return {
+    action: change2.action,
+    name: change2.name,
+    ...id !== void 0 && { id },
+    ...change2.action === "update" && change2.before.name !== change2.name && { renamed_from: change2.before.name },
+    ...change2.action !== "create" && { before_sha256: roleSha(change2.before) },
+    ...change2.action !== "delete" && { after_sha256: roleSha(change2.after) },
+    outcome: outcome2 === void 0 ? "not_started" : changeOutcome(outcome2.status)
+  };
+}
+var init_build2 = __esm({
+  "src/core/apply/history/build.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_render_json();
+    init_record();
+  }
+});
+
+// src/core/apply/history/render.ts
+function changeCounts(changes) {
+  const n = (action) => changes.filter((c) => c.action === action).length;
+  return `+${n("create")} ~${n("update")} -${n("delete")}`;
+}
+function renderHistoryText(doc) {
+  if (doc.records.length === 0) return `No journal records for tenant ${showName(doc.tenant)} (${storeText(doc.store)}).`;
+  const rows = doc.records.map((r) => [r.id, when(r.time), escapeControls(r.actor) || "-", r.commit?.slice(0, 7) ?? "-", changeCounts(r.changes), statusText(r)]);
+  const head = ["ID", "WHEN", "WHO", "COMMIT", "CHANGES", "STATUS"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ");
+  const more = doc.total > doc.records.length ? [`(${doc.records.length} of ${doc.total} records; --limit N shows more)`] : [];
+  return [line(head), ...rows.map(line), ...more].join("\n");
+}
+function storeText(store) {
+  return store.kind === "file" ? escapeControls(store.path) : `the tenant's Role ${store.role}`;
+}
+function statusText(r) {
+  const what = [r.command !== "apply" && r.command, r.rollback_of !== void 0 && `of ${escapeControls(/^[0-9a-f]{40,64}$/.test(r.rollback_of) ? r.rollback_of.slice(0, 12) : r.rollback_of)}`].filter((p) => p !== false).join(" ");
+  return `${r.status}${what === "" ? "" : ` (${what})`}`;
+}
+function when(time) {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(time);
+  return m ? `${m[1]} ${m[2]}Z` : escapeControls(time) || "-";
+}
+function renderRecordText(record, diffs) {
+  const out = [
+    `Record ${record.id}: ${statusText(record)}`,
+    `  tenant:   ${showName(record.tenant)}`,
+    `  started:  ${escapeControls(record.time)}${record.finished_at === void 0 ? "" : `, finished ${escapeControls(record.finished_at)}`}`,
+    `  by:       ${escapeControls(record.actor) || "-"}`,
+    `  commit:   ${record.commit ?? "-"}${record.ref === null ? "" : ` (${escapeControls(record.ref)})`}${record.dirty ? ", with uncommitted changes to the role files or config" : ""}`,
+    ...record.run_url === null ? [] : [`  run:      ${escapeControls(record.run_url)}`],
+    `  plan:     ${record.plan_digest}`,
+    ...record.rollback_of === void 0 ? [] : [`  rollback of ${escapeControls(record.rollback_of)}`],
+    ...record.status === "interrupted" && record.finished_at === void 0 ? ["  It was never completed: the process ended during the apply. The outcomes below are unknown; `roleflow drift` and `plan` show where the tenant stands."] : [],
+    "",
+    record.changes.length === 0 ? "No changes (the apply found the tenant matching the files)." : `Changes (${changeCounts(record.changes)}):`
+  ];
+  record.changes.forEach((c, i) => {
+    const sign = c.action === "create" ? "+" : c.action === "update" ? "~" : "-";
+    const renamed = c.renamed_from === void 0 ? "" : ` (renamed from ${showName(c.renamed_from)})`;
+    out.push(`  ${sign} ${c.action} ${showName(c.name)}${renamed}${c.id === void 0 ? "" : ` id ${showName(c.id)}`}: ${c.outcome.replace("_", " ")}`);
+    const diff = diffs?.[i];
+    if (diff !== void 0) out.push(...changeDiff(c, diff).map((l) => `      ${l}`));
+  });
+  return out.join("\n");
+}
+function changeDiff(change2, sides) {
+  const missing = [sides.before, sides.after].flatMap((s) => s !== void 0 && "missing" in s ? [s.missing] : []);
+  if (missing.length > 0) return missing.map((m) => `(${escapeControls(m)})`);
+  const before = sides.before;
+  const after2 = sides.after;
+  const lines2 = [];
+  if (before !== void 0 && after2 !== void 0 && before.description !== after2.description) {
+    lines2.push(`description: ${JSON.stringify(escapeControls(before.description))} -> ${JSON.stringify(escapeControls(after2.description))}`);
+  }
+  if ((before?.content ?? "") !== (after2?.content ?? "") || before === void 0 || after2 === void 0) {
+    lines2.push(...diffLines2(contentDiff(before?.content ?? "", after2?.content ?? "", `${change2.renamed_from ?? change2.name} (before)`, `${change2.name} (after)`)));
+  }
+  return lines2;
+}
+function recordDocument(tenant, record, diffs) {
+  const sides = diffs?.map(({ before, after: after2 }, i) => {
+    const name = record.changes[i].name;
+    const missing = [before, after2].some((side2) => side2 !== void 0 && "missing" in side2);
+    const content = (side2) => side2 !== void 0 && "content" in side2 ? side2.content : "";
+    return { before: before ?? null, after: after2 ?? null, ...!missing && { diff: contentDiff(content(before), content(after2), `${name} (before)`, `${name} (after)`) } };
+  });
+  return { format_version: HISTORY_FORMAT_VERSION, tenant, record, ...sides !== void 0 && { diffs: sides } };
+}
+var init_render2 = __esm({
+  "src/core/apply/history/render.ts"() {
+    "use strict";
+    init_content_diff();
+    init_text();
+    init_safe_text();
+    init_display();
+    init_record();
+  }
+});
+
+// src/core/apply/history/index.ts
+var init_history = __esm({
+  "src/core/apply/history/index.ts"() {
+    "use strict";
+    init_record();
+    init_journal_text();
+    init_build2();
+    init_render2();
+  }
+});
+
+// src/files/git/git-commit.ts
+import { execFile } from "node:child_process";
+import { realpath as realpath2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative4, sep as sep4 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside2 = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative4(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute4(rel) ? outside : inside2).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside2.length === 0) return state;
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
+  if (!status.ok) return void 0;
+  for (const { code: code19, path } of porcelainEntries(status.stdout)) (code19 === "!!" ? state.ignored : state.uncommitted).push(path);
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
+}
+function realOrSelf(path) {
+  return realpath2(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside2 = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git(cwd, args) {
+  return new Promise((resolve32) => {
+    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve32({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+async function gitUserName(cwd) {
+  const name = await git(cwd, ["config", "user.name"]);
+  return name.ok && name.stdout.trim() !== "" ? name.stdout.trim() : void 0;
+}
+async function currentBranch(cwd) {
+  const ref2 = await git(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
+  return ref2.ok && ref2.stdout.trim() !== "" ? ref2.stdout.trim() : void 0;
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/journal-file.ts
+import { open as open4, readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname10 } from "node:path";
+function fileJournal(cwd, config, tenant) {
+  const path = configRelative(cwd, config, `${HISTORY_DIR}/${historyFileName(tenant)}`);
+  const where = displayPath(cwd, path);
+  return {
+    kind: "file",
+    where,
+    path,
+    async read() {
+      try {
+        return await readFile3(path, "utf8");
+      } catch (err) {
+        const code19 = err.code;
+        if (code19 === "ENOENT") return "";
+        throw new RoleflowError(`cannot read the apply journal ${where}: ${code19 ?? String(err)}`);
+      }
+    },
+    async append(text3) {
+      const bytes = Buffer.from(text3, "utf8");
+      await stateFolder(dirname10(path), "the apply journal's folder");
+      try {
+        const file = await open4(path, "a");
+        try {
+          const { bytesWritten } = await file.write(bytes, 0, bytes.length);
+          if (bytesWritten !== bytes.length) throw Object.assign(new Error(`wrote ${bytesWritten} of ${bytes.length} bytes`), { code: "ESHORT" });
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal ${where}: ${err.code ?? String(err)}`);
+      }
+    }
+  };
+}
+var HISTORY_DIR;
+var init_journal_file = __esm({
+  "src/files/journal-file.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_config_file();
+    init_source_files();
+    init_state_folder();
+    HISTORY_DIR = ".roleflow/history";
+  }
+});
+
+// src/tenant/journal-role.ts
+function tenantJournal(client, keep) {
+  const where = `the tenant's Role ${HISTORY_ROLE}`;
+  let held;
+  const read = async () => {
+    const roles = (await client.listRoles()).filter((r) => r.name === HISTORY_ROLE);
+    held = roles.sort((a, b) => compare2(a.id, b.id))[0];
+    return held?.content ?? "";
+  };
+  return {
+    kind: "tenant",
+    where,
+    read: () => read().catch((err) => {
+      throw new RoleflowError(`cannot read the apply journal (${where}): ${message2(err)}`);
+    }),
+    async append(text3) {
+      try {
+        const now = await read();
+        const joined = now === "" || now.endsWith("\n") ? now + text3 : `${now}
+${text3}`;
+        const content = trimJournal(joined, keep, MAX_SENT_ROLE_BYTES - FRAMING2 - Buffer.byteLength(DESCRIPTION));
+        if (content === void 0) throw new RoleflowError("the record is larger than a Role can hold");
+        const fields = { name: HISTORY_ROLE, description: DESCRIPTION, content };
+        if (held === void 0) held = { id: (await client.createRole(fields)).id, ...fields };
+        else await client.updateRole(held.id, fields);
+      } catch (err) {
+        throw new RoleflowError(`cannot write the apply journal (${where}): ${message2(err)}`);
+      }
+    }
+  };
+}
+function message2(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+var DESCRIPTION, FRAMING2;
+var init_journal_role = __esm({
+  "src/tenant/journal-role.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_plan();
+    init_sent_size();
+    DESCRIPTION = "The apply journal of roleflow (history.store: tenant): one JSON record a line. Written by roleflow; do not edit.";
+    FRAMING2 = 1024;
+  }
+});
+
+// src/run/journal.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { resolve as resolve8 } from "node:path";
+function openJournal(cwd, config, tenant) {
+  return config.history.store === "tenant" ? tenantJournal(tenant.client, config.history.keep) : fileJournal(cwd, config, tenant.target.name);
+}
+async function journalMeta(cwd, env, config, given = {}) {
+  const actor = env["GITHUB_ACTOR"] || await gitUserName(cwd) || env["USER"] || env["USERNAME"] || "unknown";
+  const commit = given.commit !== void 0 ? given.commit : (await currentCommit(cwd, env)).commit ?? null;
+  const ref2 = env["GITHUB_REF"] || await currentBranch(cwd) || null;
+  const server = env["GITHUB_SERVER_URL"] || "https://github.com";
+  const run_url = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? `${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]}` : null;
+  let dirty = given.dirty ?? false;
+  if (given.dirty === void 0 && commit !== null) {
+    const paths = [rolesDirOf(cwd, config, given.roles).abs, ...config.file === void 0 ? [] : [resolve8(cwd, config.file)]];
+    const state = await treeState(cwd, paths);
+    dirty = state === void 0 || state.uncommitted.length > 0 || state.ignored.length > 0 || state.outside.length > 0;
+  }
+  return { actor, commit, ref: ref2, run_url, dirty };
+}
+async function journalFor(cwd, env, config, tenant, command, warn, given = {}) {
+  const { rollbackOf, preview: preview2, ...meta } = given;
+  return {
+    store: openJournal(cwd, config, tenant),
+    command,
+    meta: await journalMeta(cwd, env, config, meta),
+    warn,
+    ...rollbackOf !== void 0 && { rollbackOf },
+    ...preview2 === true && { preview: preview2 }
+  };
+}
+async function withJournal(plan2, remote, opts, apply3) {
+  const now = opts.now ?? (() => /* @__PURE__ */ new Date());
+  const { records: previous } = await readRecords(opts.store, opts.warn).catch((err) => {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  });
+  const started = now();
+  const draft = {
+    id: recordId(started, randomBytes3(2).toString("hex")),
+    time: started.toISOString(),
+    meta: opts.meta,
+    command: opts.command,
+    plan: plan2,
+    remote: typeof remote === "function" ? await remote() : remote,
+    previous,
+    ...opts.rollbackOf !== void 0 && { rollbackOf: opts.rollbackOf },
+    ...opts.preview === true && { preview: true }
+  };
+  if (plan2.changes.length === 0) {
+    const result2 = await apply3();
+    const state = stateAfter(draft, []);
+    if (JSON.stringify(state) === JSON.stringify(lastState(previous) ?? null)) return { ...result2, journal: { id: void 0 } };
+    return { ...result2, journal: await finish(opts, finishedRecord(draft, [], false, now().toISOString())) };
+  }
+  try {
+    await opts.store.append(recordLine(startedRecord(draft)));
+  } catch (err) {
+    throw new RoleflowError(`${err instanceof Error ? err.message : String(err)}: nothing was applied (the journal is written before the first change)`);
+  }
+  const result = await apply3();
+  return { ...result, journal: await finish(opts, finishedRecord(draft, result.outcomes, result.interrupted, now().toISOString())) };
+}
+async function finish(opts, record) {
+  try {
+    await opts.store.append(recordLine(record));
+    return { id: record.id };
+  } catch (err) {
+    const error2 = `${err instanceof Error ? err.message : String(err)}: record ${record.id} was not completed and reads as interrupted`;
+    opts.warn(`error: ${error2}`);
+    return { id: record.id, error: error2 };
+  }
+}
+async function readRecords(store, warn) {
+  const read = readJournal(await store.read());
+  for (const s of read.skipped) warn(`warning: ${store.where}: line ${s.line} is not a journal record (${s.reason}): skipped`);
+  return read;
+}
+var init_journal = __esm({
+  "src/run/journal.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_git_commit();
+    init_journal_file();
+    init_role_files();
+    init_journal_role();
+  }
+});
+
 // src/terminal/live-results.ts
 var LiveResults;
 var init_live_results = __esm({
@@ -84010,10 +84702,10 @@ var init_live_results = __esm({
       pending = [];
       status;
       /** The status line's text; undefined wipes it. */
-      setStatus(text2) {
-        this.status = text2;
-        if (text2 === void 0) this.progress.clear();
-        else this.progress.show(text2);
+      setStatus(text3) {
+        this.status = text3;
+        if (text3 === void 0) this.progress.clear();
+        else this.progress.show(text3);
       }
       /** `applying 3/40…` while changes are left; nothing once the last has ended. */
       count(verb, ended2, total) {
@@ -84038,10 +84730,10 @@ var init_live_results = __esm({
       }
       flush() {
         if (this.pending.length === 0) return;
-        const text2 = this.pending.join("\n");
+        const text3 = this.pending.join("\n");
         this.pending.length = 0;
         this.clear();
-        this.print(text2);
+        this.print(text3);
         this.redraw();
       }
     };
@@ -84212,50 +84904,69 @@ async function approveFreshPlans(ports, plans, shown, flags) {
   output.err("Apply cancelled: nothing was changed.");
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
-async function carryOutPlan(ports, plan2, tenant, flags, several = false) {
-  if (plan2.changes.length === 0) return ended(ExitCode.Ok, plan2, "no_changes");
+async function carryOutPlan(ports, plan2, tenant, flags, several2 = false, remote) {
   const { output } = ports;
-  const live = new LiveResults(ports.terminal.statusLine(), (text2) => output.out(text2));
+  const journal = await journalOf(ports, plan2, tenant, flags);
+  const listed2 = remote ?? (() => tenant.client.listRoles());
+  if (plan2.changes.length === 0) {
+    const checked = await withJournal(plan2, listed2, journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
+    return ended(checked.journal.error === void 0 ? ExitCode.Ok : ExitCode.Error, plan2, "no_changes", [], checked.journal.error === void 0 ? [] : [checked.journal.error]);
+  }
+  const live = new LiveResults(ports.terminal.statusLine(), (text3) => output.out(text3));
   output.showLiveLine(live);
   const interruption = ports.interruption(() => {
     live.setStatus(void 0);
     output.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
   });
   live.count("applying", 0, plan2.changes.length);
-  const run2 = await applyPlan(plan2, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome2, done, total) => {
-      live.count("applying", done, total);
-      if (!flags.json) live.add(outcomeLine(outcome2));
-    }
-  });
+  const run2 = await withJournal(
+    plan2,
+    listed2,
+    journal,
+    () => applyPlan(plan2, tenant.client, {
+      concurrency: flags.concurrency,
+      protect: flags.protect,
+      stopped: () => interruption.aborted,
+      onOutcome: (outcome2, done, total) => {
+        live.count("applying", done, total);
+        if (!flags.json) live.add(outcomeLine(outcome2));
+      }
+    })
+  );
   live.finish();
   output.showLiveLine(void 0);
-  const end = applyEnd(run2, several ? plan2.tenant.name : void 0);
+  const end = applyEnd(run2, several2 ? plan2.tenant.name : void 0);
   if (!flags.json && end.out.length > 0) output.out(end.out.join("\n"));
   if (end.err.length > 0) output.err(end.err.join("\n"));
-  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan2, end.status, run2.outcomes);
+  const code19 = !end.ok ? run2.interrupted ? ExitCode.Interrupted : ExitCode.Error : run2.journal.error !== void 0 ? ExitCode.Error : ExitCode.Ok;
+  return ended(code19, plan2, end.status, run2.outcomes, run2.journal.error === void 0 ? [] : [run2.journal.error]);
 }
-function finishApply(ports, ends, several, json2) {
-  if (several !== void 0) {
-    const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+function journalOf(ports, plan2, tenant, flags) {
+  const saved = plan2.rollback_of === void 0 ? {} : { command: "rollback", rollbackOf: plan2.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan2.rollback_of) ? plan2.rollback_of : null };
+  const { config, command, rollbackOf, commit } = { ...flags.journal, ...saved };
+  return journalFor(ports.cwd, ports.env, config, tenant, command, (line) => ports.output.err(line), {
+    ...rollbackOf !== void 0 && { rollbackOf },
+    ...commit !== void 0 && { commit, dirty: false }
+  });
+}
+function finishApply(ports, ends, several2, json2) {
+  if (several2 !== void 0) {
+    const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several2.notAttempted);
     const ok = ends.every((e) => e.code === ExitCode.Ok);
     if (ok && !json2) ports.output.out(line);
     else if (!ok) ports.output.err(line);
   }
-  if (json2) printApplyJson(ports, ends, several);
+  if (json2) printApplyJson(ports, ends, several2);
   return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
 }
-function printApplyJson(ports, ends, several) {
+function printApplyJson(ports, ends, several2) {
   const one = (e) => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
-  if (several === void 0 && ends.length === 1) {
+  if (several2 === void 0 && ends.length === 1) {
     const e = ends[0];
     ports.output.data({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson(clean, e.status, clean.outcomes, clean.reasons));
     return;
   }
-  ports.output.json({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+  ports.output.json({ format_version: 1, tenants: ends.map(one), not_attempted: several2?.notAttempted ?? [] });
 }
 async function tenantTurn(ports, plan2, turn) {
   try {
@@ -84278,6 +84989,7 @@ var init_applying = __esm({
     init_errors();
     init_display();
     init_tenants2();
+    init_journal();
     init_live_results();
     init_apply_session();
     init_ports();
@@ -84295,7 +85007,7 @@ async function applySavedTenants(ports, config, planFile, saved, flags) {
   if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(ports, planFile, saved, altered, guarded, flags);
   const opened = await openTenants(ports, config, saved.tenants.map((p) => p.tenant.name));
   const steps = saved.tenants.map((plan2, i) => ({ plan: plan2, tenant: opened[i] }));
-  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+  const closeAll = () => Promise.all(opened.map((t7) => t7.close().catch(() => void 0)));
   const checks = await checkSavedTenants(steps).catch(async (error2) => {
     await closeAll();
     throw error2;
@@ -84316,19 +85028,19 @@ function refuseSavedTenants(ports, planFile, saved, whole, checks, flags) {
   finishApply(ports, refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted }, flags.json);
   return refusal.code;
 }
-async function applySaved(ports, config, planFile, plan2, flags, open4, several = false) {
+async function applySaved(ports, config, planFile, plan2, flags, open5, several2 = false) {
   const { output } = ports;
-  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan2, open: open4, allows: parseAllows(flags.allow ?? []) });
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan2, open: open5, allows: parseAllows(flags.allow ?? []) });
   if ("refused" in checked) {
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan2.tenant.name);
     const fix = otherTenant ? `It names its tenant: roleflow apply ${safeText(planFile)} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several ? ` (tenant ${plan2.tenant.name})` : "";
-    output.err([`error: the saved plan ${safeText(planFile)}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    const where = several2 ? ` (tenant ${plan2.tenant.name})` : "";
+    output.err([`error: the saved plan ${safeText(planFile)}${where} ${what}; nothing was applied${several2 ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
     return ended(ExitCode.Refused, plan2, "refused", [], reasons);
   }
-  if (!flags.json) output.out(`Applying the saved plan ${safeText(planFile)}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
-  return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
+  if (!flags.json) output.out(`Applying the saved plan ${safeText(planFile)}${several2 ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  return carryOutPlan(ports, checked.plan, checked.tenant, flags, several2);
 }
 async function checkSavedTenants(steps) {
   const limit = pLimit(TENANTS_AT_ONCE);
@@ -84348,7 +85060,7 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
   const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
   const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
-  const message2 = [`error: the saved plan ${safeText(planFile)} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const message3 = [`error: the saved plan ${safeText(planFile)} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
   for (const [i, plan2] of plans.entries()) {
@@ -84357,7 +85069,7 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
     else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
     else notAttempted.push(plan2.tenant.name);
   }
-  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
+  return { message: message3, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
 var init_apply_saved = __esm({
   "src/run/roles/apply-saved.ts"() {
@@ -84381,7 +85093,7 @@ function planner(config, selection, ports) {
   const shown = /* @__PURE__ */ new Set();
   const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
   const allows = parseAllows(selection.allow ?? []);
-  const planFor = async (open4, files) => {
+  const planFor = async (open5, files) => {
     const fresh = await makeFreshPlan({
       ...files && { files },
       cwd: ports.cwd,
@@ -84389,7 +85101,7 @@ function planner(config, selection, ports) {
       rolesDir,
       prune: selection.prune,
       allowEmptyPrune: selection.allowEmptyPrune === true,
-      open: open4,
+      open: open5,
       now: ports.clock.now(),
       targets: selection.targets ?? [],
       roleFiles: selection.roleFiles ?? [],
@@ -84404,7 +85116,7 @@ function planner(config, selection, ports) {
     return { ...fresh, rolesDir };
   };
   return {
-    one: (open4) => planFor(open4),
+    one: (open5) => planFor(open5),
     async several(names) {
       const opened = await openTenants(ports, config, names);
       const files = loadRoleFiles(ports.cwd, rolesDir);
@@ -84430,28 +85142,28 @@ var apply_exports = {};
 __export(apply_exports, {
   apply: () => apply2
 });
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function apply2(options, ports) {
   const { args } = options;
   const planFile = args.length === 1 && !args[0].endsWith(".md") ? args[0] : void 0;
   const problem = applyArgumentProblem(args, planFile, options);
   if (problem !== void 0) throw new RoleflowError(problem, "usage");
   const config = await configOf(options, ports);
-  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow };
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow, journal: { config, command: "apply" } };
   if (planFile !== void 0) return applyPlanFile(options, ports, config, planFile, flags);
-  const several = await severalTenants(config, options);
+  const several2 = await severalTenants(config, options);
   const selection = { ...options, roleFiles: args };
-  if (several !== void 0) return applyFreshTenants(ports, planner(config, selection, ports), several, flags);
+  if (several2 !== void 0) return applyFreshTenants(ports, planner(config, selection, ports), several2, flags);
   const fresh = await planner(config, selection, ports).one(() => openOneTenant(ports, config, options, "apply"));
   const { plan: plan2, rolesDir } = fresh;
   if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
   const shown = renderPlanText(plan2, { color: ports.output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
   const approved = await approveFreshPlans(ports, [plan2], shown, flags);
-  if (approved !== "approved") return finishApply(ports, approved, void 0, options.json);
-  return finishApply(ports, [await carryOutPlan(ports, plan2, fresh.tenant, flags)], void 0, options.json);
+  if (approved !== "approved" && approved[0]?.status !== "no_changes") return finishApply(ports, approved, void 0, options.json);
+  return finishApply(ports, [await carryOutPlan(ports, plan2, fresh.tenant, flags, false, fresh.remote)], void 0, options.json);
 }
 async function applyPlanFile(options, ports, config, planFile, flags) {
-  const saved = await readSavedPlanFile(resolve7(ports.cwd, planFile), planFile);
+  const saved = await readSavedPlanFile(resolve9(ports.cwd, planFile), planFile);
   const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
   const tenantProblem2 = savedPlanTenantProblem(planFile, tenants, { tenant: options.tenants, envTenant: ports.env["ROLEFLOW_TENANT"] || void 0, baseUrl: options.baseUrl, wsUrl: options.wsUrl });
   if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
@@ -84459,8 +85171,8 @@ async function applyPlanFile(options, ports, config, planFile, flags) {
   const gone = savedPlanUnknownTenant(planFile, "tenants" in saved || tenant === void 0 && options.baseUrl === void 0 ? tenants : [], config);
   if (gone !== void 0) throw new RoleflowError(gone, "config");
   if ("tenants" in saved) return applySavedTenants(ports, config, planFile, saved, flags);
-  const open4 = () => openOneTenant(ports, config, options, "apply", tenant ?? saved.tenant.name);
-  return finishApply(ports, [await applySaved(ports, config, planFile, saved, flags, open4)], void 0, flags.json);
+  const open5 = () => openOneTenant(ports, config, options, "apply", tenant ?? saved.tenant.name);
+  return finishApply(ports, [await applySaved(ports, config, planFile, saved, flags, open5)], void 0, flags.json);
 }
 async function applyFreshTenants(ports, plans, names, flags) {
   const planned = await plans.several(names);
@@ -84475,11 +85187,15 @@ async function applyFreshTenants(ports, plans, names, flags) {
   if (issues.length > 0) throw new InvalidFilesError(issues);
   const shown = renderTenantPlansText(list2, { color: ports.output.color(flags.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
   const approved = await approveFreshPlans(ports, list2, shown, flags);
-  if (approved !== "approved") return finishApply(ports, approved, { notAttempted: list2.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  if (approved !== "approved") {
+    const ends = [];
+    if (approved.every((e) => e.status === "no_changes")) for (const f of fresh) ends.push(await carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
+    return finishApply(ports, ends.length > 0 ? ends : approved, { notAttempted: list2.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  }
   const run2 = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
     tenantHeading(ports, f.plan.tenant.name, flags.json);
     if (f.plan.changes.length === 0 && !flags.json) ports.output.out("No changes.");
-    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true));
+    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
   });
   return finishApply(ports, run2.ended, run2, flags.json);
 }
@@ -84542,7 +85258,9 @@ function workflowText(options) {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Drift check", "drift", "drift", ["          args: --detailed-exitcode", "          notify: issue"]), {
+      permissions: ["contents: read", "issues: write # one issue per tenant, opened on drift and closed once it is gone"]
+    })
   ];
   const previewJob = preview2 === void 0 ? [] : job(
     "preview",
@@ -84574,6 +85292,7 @@ function job(name, condition, steps, opts = {}) {
     `  ${name}:`,
     `    if: ${condition}`,
     "    runs-on: ubuntu-latest",
+    ...opts.permissions === void 0 ? [] : ["    permissions:", ...opts.permissions.map((p) => `      ${p}`)],
     ...opts.group === void 0 ? [] : [...opts.comment === void 0 ? [] : [`    # ${opts.comment}`], "    concurrency:", `      group: ${opts.group}`, "      cancel-in-progress: false"],
     "    steps:",
     "      - uses: actions/checkout@v5",
@@ -84597,7 +85316,8 @@ var init_workflow = __esm({
     TENANT_HEADER = [
       "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
       "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
-      "# Every morning: a drift check that fails when the tenant no longer matches the files."
+      "# Every morning: a drift check (`roleflow drift`) that tells a hand edit on the tenant (exit 5, an",
+      "# issue opened) from a merge not applied yet (exit 2), with the apply journal the tenant keeps."
     ];
   }
 });
@@ -84640,6 +85360,9 @@ function configText({ tenant, previewTenant: previewTenant2 }) {
     );
   }
   if (previewTenant2 === "local") lines2.push("local:", "  preview: true          # roleflow preview --tenant local: the behaviour diff on the embedded tenant");
+  if (tenant !== void 0) {
+    lines2.push("history:", "  store: tenant          # the apply journal (history, rollback, drift) in the tenant's Role roleflow.history, shared by every CI run");
+  }
   lines2.push(
     "roles:",
     "  dir: roles",
@@ -84695,8 +85418,8 @@ tests:
 });
 
 // src/core/init/add-tenant.ts
-function addTenantToConfig(text2, tenant, preview2 = false) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function addTenantToConfig(text3, tenant, preview2 = false) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
   if (doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
   const entry = {
@@ -84712,38 +85435,38 @@ function addTenantToConfig(text2, tenant, preview2 = false) {
   if ((0, import_yaml4.isMap)(tenants) && tenants.has(tenant.name)) return { added: false, present: true, reason: `it already has tenant "${tenant.name}"` };
   const expected = { ...doc.toJS() };
   expected["tenants"] = { ...expected["tenants"] ?? {}, [tenant.name]: entry };
-  const inserted = insertLines(text2, doc, tenant.name, entry);
+  const inserted = insertLines(text3, doc, tenant.name, entry);
   if (inserted !== void 0 && sameJson((0, import_yaml4.parseDocument)(inserted).toJS(), expected)) return { added: true, text: inserted };
   if ((0, import_yaml4.isMap)(tenants)) tenants.set(doc.createNode(tenant.name), doc.createNode(entry));
   else doc.set("tenants", doc.createNode({ [tenant.name]: entry }));
   return { added: true, text: doc.toString({ lineWidth: 0 }) };
 }
-function insertLines(text2, doc, name, entry) {
+function insertLines(text3, doc, name, entry) {
   const block = (indent2) => (0, import_yaml4.stringify)({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent2);
-  const newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  const newline = text3.includes("\r\n") ? "\r\n" : "\n";
   const tenants = doc.get("tenants", true);
   if (tenants === void 0) {
     const lines2 = `tenants:
 ${block("  ")}`.replace(/\n/g, newline);
-    return text2 === "" || text2.endsWith("\n") ? `${text2}${lines2}` : `${text2}${newline}${lines2}`;
+    return text3 === "" || text3.endsWith("\n") ? `${text3}${lines2}` : `${text3}${newline}${lines2}`;
   }
   if (!(0, import_yaml4.isMap)(tenants) || tenants.flow === true || tenants.items.length === 0 || tenants.range === void 0 || tenants.range === null) return void 0;
   const first = tenants.items[0].key;
   const start = (0, import_yaml4.isScalar)(first) && first.range ? first.range[0] : void 0;
   if (start === void 0) return void 0;
-  const indent = text2.slice(text2.lastIndexOf("\n", start - 1) + 1, start);
+  const indent = text3.slice(text3.lastIndexOf("\n", start - 1) + 1, start);
   if (!/^ +$/.test(indent)) return void 0;
   const end = tenants.range[1];
-  const lineEnd = text2.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
-  const at = lineEnd === -1 ? text2.length : lineEnd + 1;
-  const before = text2.slice(0, at);
-  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text2.slice(at)}`;
+  const lineEnd = text3.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
+  const at = lineEnd === -1 ? text3.length : lineEnd + 1;
+  const before = text3.slice(0, at);
+  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text3.slice(at)}`;
 }
 function sameJson(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
-function markPreviewTenant(text2, name) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function markPreviewTenant(text3, name) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0 || doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { marked: false, reason: "not a YAML mapping", already: false };
   const path = name === "local" ? ["local", "preview"] : ["tenants", name, "preview"];
   if (name !== "local" && !(0, import_yaml4.isMap)(doc.getIn(["tenants", name], true))) {
@@ -84753,8 +85476,8 @@ function markPreviewTenant(text2, name) {
   doc.setIn(path, true);
   return { marked: true, text: doc.toString({ lineWidth: 0 }) };
 }
-function configuredPreviewTenant(text2) {
-  const doc = (0, import_yaml4.parseDocument)(text2);
+function configuredPreviewTenant(text3) {
+  const doc = (0, import_yaml4.parseDocument)(text3);
   if (doc.errors.length > 0) return void 0;
   const value = doc.toJS();
   const marked = Object.entries(value?.tenants ?? {}).find(([, tenant]) => tenant?.preview === true);
@@ -84770,8 +85493,8 @@ var init_add_tenant = __esm({
 });
 
 // src/files/init-files.ts
-import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname9, join as join8 } from "node:path";
+import { mkdir as mkdir4, readFile as readFile4 } from "node:fs/promises";
+import { dirname as dirname11, join as join8 } from "node:path";
 async function initRepository(dir, given) {
   const steps = [];
   const config = given.force ? void 0 : await readIfThere2(join8(dir, CONFIG));
@@ -84804,11 +85527,11 @@ async function initRepository(dir, given) {
   steps.push(await mergeGitignore(dir));
   return steps;
 }
-async function editConfig(abs, text2, tenant, preview2) {
-  let next = text2;
+async function editConfig(abs, text3, tenant, preview2) {
+  let next = text3;
   const notes = [];
   if (tenant !== void 0) {
-    const outcome2 = addTenantToConfig(text2, tenant, preview2 === tenant.name);
+    const outcome2 = addTenantToConfig(text3, tenant, preview2 === tenant.name);
     if (!outcome2.added) {
       return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome2.reason}`, tenant: outcome2.present ? "present" : "not-added" };
     }
@@ -84823,18 +85546,18 @@ async function editConfig(abs, text2, tenant, preview2) {
       notes.push(`marked "${preview2}" preview: true`);
     }
   }
-  if (next === text2) return { path: CONFIG, status: "left", note: `"${preview2}" is marked preview: true already`, tenant: "present" };
+  if (next === text3) return { path: CONFIG, status: "left", note: `"${preview2}" is marked preview: true already`, tenant: "present" };
   await writeFile3(abs, next);
   return { path: CONFIG, status: "merged", note: notes.join("; "), tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
-  const text2 = await readIfThere2(abs);
+  const text3 = await readIfThere2(abs);
   let settings = {};
-  if (text2 !== void 0) {
+  if (text3 !== void 0) {
     let parsed;
     try {
-      parsed = JSON.parse(text2);
+      parsed = JSON.parse(text3);
     } catch {
       return { path: SETTINGS, status: "left", note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
     }
@@ -84854,30 +85577,30 @@ async function mergeEditorSettings(dir, force) {
   if (added.length === 0) return { path: SETTINGS, status: "left", note: "already maps the schemas" };
   await writeFile3(abs, `${JSON.stringify({ ...settings, "yaml.schemas": schemas2 }, null, 2)}
 `);
-  return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
+  return text3 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
-  const text2 = await readIfThere2(abs);
-  if (text2 === void 0) {
+  const text3 = await readIfThere2(abs);
+  if (text3 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINES.join("\n")}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const lines2 = new Set(text2.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const lines2 = new Set(text3.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
   const missing = GITIGNORE_LINES.filter((entry) => !lines2.has(entry.replace(/\/$/, "")));
   if (missing.length === 0) return { path: ".gitignore", status: "left", note: `already ignores ${GITIGNORE_LINES.join(" and ")}` };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
+  await writeFile3(abs, `${text3}${text3 === "" || text3.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
 `);
   return { path: ".gitignore", status: "merged", note: `added ${missing.join(", ")}` };
 }
-async function writeFile3(abs, text2) {
-  await mkdir4(dirname9(abs), { recursive: true });
-  await writeFileAtomic(abs, text2);
+async function writeFile3(abs, text3) {
+  await mkdir4(dirname11(abs), { recursive: true });
+  await writeFileAtomic(abs, text3);
 }
 async function readIfThere2(abs) {
   try {
-    return await readFile3(abs, "utf8");
+    return await readFile4(abs, "utf8");
   } catch (err) {
     const code19 = err.code;
     if (code19 === "ENOENT") return void 0;
@@ -84904,10 +85627,10 @@ var init_exports = {};
 __export(init_exports, {
   init: () => init
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function init(options, ports) {
   const { output } = ports;
-  const dir = resolve8(ports.cwd, options.dir ?? ".");
+  const dir = resolve10(ports.cwd, options.dir ?? ".");
   const tenant = tenantOf(options);
   const preview2 = options.previewTenant;
   if (preview2 !== void 0 && !TENANT_NAME.test(preview2)) {
@@ -84964,18 +85687,18 @@ var init_init = __esm({
   }
 });
 
-// src/files/schema-files.ts
-import { dirname as dirname10, resolve as resolve9 } from "node:path";
+// src/files/flows/schema-files.ts
+import { dirname as dirname12, resolve as resolve11 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow of flows) {
-    const base = dirname10(absOf.get(flow.file) ?? resolve9(flow.file));
+    const base = dirname12(absOf.get(flow.file) ?? resolve11(flow.file));
     for (const test2 of flow.tests) {
       for (const a of test2.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve9(base, a.expected);
+        const abs = resolve11(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -84989,15 +85712,15 @@ async function attachSchemaFiles(flows, sources) {
   return issues;
 }
 async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
+  const text3 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text3.ok) return { error: text3.issues[0].message };
+  const parsed = parseYaml(text3.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0];
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
   }
   const value = parsed.value.value;
-  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
+  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
   const compiled3 = compileUserSchema(value);
   if (compiled3.ok) return { check: compiled3.check };
   if (compiled3.at === void 0) return { error: compiled3.error };
@@ -85005,12 +85728,12 @@ async function loadSchemaFile(abs, shown) {
   const { line, col } = parsed.value.locate(at.pointer, at.key === void 0 ? void 0 : { key: at.key });
   return { error: `line ${line}, column ${col}: ${compiled3.error}` };
 }
-function isObject2(value) {
+function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 var SCHEMA_FILE;
 var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
+  "src/files/flows/schema-files.ts"() {
     "use strict";
     init_schema_check();
     init_flows();
@@ -85020,34 +85743,34 @@ var init_schema_files = __esm({
   }
 });
 
-// src/files/similar-files.ts
-import { dirname as dirname11, resolve as resolve10 } from "node:path";
+// src/files/flows/similar-files.ts
+import { dirname as dirname13, resolve as resolve12 } from "node:path";
 async function attachSimilarFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const issues = [];
   for (const flow of flows) {
-    const base = dirname11(absOf.get(flow.file) ?? resolve10(flow.file));
-    for (const a of flow.tests.flatMap((t6) => t6.expect.outputs)) {
+    const base = dirname13(absOf.get(flow.file) ?? resolve12(flow.file));
+    for (const a of flow.tests.flatMap((t7) => t7.expect.outputs)) {
       if (a.similar?.file === void 0) continue;
-      const text2 = await readTextFile({ abs: resolve10(base, a.similar.file), file: a.similar.file }, SIMILAR_FILE);
-      if (text2.ok) a.similar.to = text2.value.replace(/\r?\n$/, "");
-      else issues.push({ file: flow.file, line: a.line, col: a.col, message: `similar ${a.similar.file}: ${text2.issues[0].message}` });
+      const text3 = await readTextFile({ abs: resolve12(base, a.similar.file), file: a.similar.file }, SIMILAR_FILE);
+      if (text3.ok) a.similar.to = text3.value.replace(/\r?\n$/, "");
+      else issues.push({ file: flow.file, line: a.line, col: a.col, message: `similar ${a.similar.file}: ${text3.issues[0].message}` });
     }
   }
   return issues;
 }
 var SIMILAR_FILE;
 var init_similar_files = __esm({
-  "src/files/similar-files.ts"() {
+  "src/files/flows/similar-files.ts"() {
     "use strict";
     init_source_files();
     SIMILAR_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a text to compare with", holds: "text" };
   }
 });
 
-// src/files/flow-files.ts
+// src/files/flows/flow-files.ts
 import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -85060,7 +85783,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve11(cwd, path);
+    const abs = resolve13(cwd, path);
     const info2 = await stat6(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -85083,13 +85806,13 @@ async function defaultFlowsDir(cwd, config) {
 }
 async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text3, file) => parseFlowTestFile(text3, file, schema));
   issues.push(...await attachSchemaFiles(values, files), ...await attachSimilarFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
 var FLOW_TEST_FILE, JUDGES_DIR;
 var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
+  "src/files/flows/flow-files.ts"() {
     "use strict";
     init_errors();
     init_flows();
@@ -85109,7 +85832,7 @@ __export(lint_exports, {
   lintFiles: () => lintFiles
 });
 import { stat as stat7 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 async function lint(options, ports) {
   const config = await configOf(options, ports);
   const result = await lintFiles({ cwd: ports.cwd, config, paths: options.paths, env: ports.env });
@@ -85125,12 +85848,12 @@ async function lintFiles(options, ports = { plugins: loadPolicyPlugins }) {
   const findings = [];
   const invalid = (issues) => findings.push(...issues.map((i) => ({ rule: "invalid", level: "error", file: i.file, line: i.line, column: i.col, message: i.message })));
   const roleSchema = loadSchema("role");
-  const roles = await loadTextFiles(roleSources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, roleSchema));
+  const roles = await loadTextFiles(roleSources, ROLE_FILE, (text3, file) => parseRoleFile(text3, file, roleSchema));
   invalid([...roles.issues, ...checkRoleSet(roles.values)]);
   const scanner = secretScanner(options.env, config);
   for (const role of roles.values) findings.push(...lintRoleFile(role, config.policy.roles, scanner));
   const flowSchema = loadSchema("flow-test");
-  const flows = await loadTextFiles(flowSources, FLOW_TEST_FILE, (text2, file) => withSource(parseFlowTestFile(text2, file, flowSchema), text2, file));
+  const flows = await loadTextFiles(flowSources, FLOW_TEST_FILE, (text3, file) => withSource(parseFlowTestFile(text3, file, flowSchema), text3, file));
   invalid(flows.issues);
   for (const { file, source } of flows.values) findings.push(...lintFlowFile(file, config.policy.flows, source));
   findings.push(...await pluginFindings(cwd, config, ports, roles.values, flows.values.map((f) => f.file)));
@@ -85145,9 +85868,9 @@ async function pluginFindings(cwd, config, ports, roles, flows) {
   }
   return found;
 }
-function withSource(parsed, text2, file) {
+function withSource(parsed, text3, file) {
   if (!parsed.ok) return parsed;
-  const source = parseYaml(text2, { file });
+  const source = parseYaml(text3, { file });
   return { ok: true, value: source.ok ? { file: parsed.value, source: source.value } : { file: parsed.value } };
 }
 async function sourcesOf(cwd, config, paths) {
@@ -85163,7 +85886,7 @@ async function sourcesOf(cwd, config, paths) {
     return { roleSources, flowSources };
   }
   for (const path of paths) {
-    const abs = resolve12(cwd, path);
+    const abs = resolve14(cwd, path);
     const info2 = await stat7(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`, "usage");
     if (info2.isDirectory()) {
@@ -85201,7 +85924,7 @@ var plan_exports = {};
 __export(plan_exports, {
   plan: () => plan
 });
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 async function plan(options, ports) {
   if (options.json && options.format !== void 0 && options.format !== "json") {
     throw new RoleflowError(`--json and --format ${options.format} ask for different outputs: use one of them`);
@@ -85209,8 +85932,8 @@ async function plan(options, ports) {
   if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
   const format = options.json ? "json" : options.format ?? "text";
   const config = await configOf(options, ports);
-  const several = await severalTenants(config, options);
-  if (several !== void 0) return planSeveral(options, ports, config, several, format);
+  const several2 = await severalTenants(config, options);
+  if (several2 !== void 0) return planSeveral(options, ports, config, several2, format);
   const { output } = ports;
   const show2 = (plan3, rolesDir2) => {
     if (format === "json") output.dataBytes(plan3, (p, redactor) => planJsonBytes(p, { redactor }));
@@ -85237,7 +85960,7 @@ async function plan(options, ports) {
     return ExitCode.Refused;
   }
   if (options.out !== void 0) {
-    await savePlan(resolve13(ports.cwd, options.out), plan2, secretScanner(ports.env, config));
+    await savePlan(resolve15(ports.cwd, options.out), plan2, secretScanner(ports.env, config));
     const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
     output.err(`Saved the plan to ${safeText(options.out)}. To carry out exactly this plan: roleflow apply ${safeText(options.out)}${where}`);
   }
@@ -85290,7 +86013,7 @@ async function planSeveral(options, ports, config, names, format) {
     return ExitCode.Refused;
   }
   if (options.out !== void 0) {
-    await savePlan(resolve13(ports.cwd, options.out), planned, secretScanner(ports.env, config));
+    await savePlan(resolve15(ports.cwd, options.out), planned, secretScanner(ports.env, config));
     const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
     output.err(`Saved the plan of ${what} to ${safeText(options.out)}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${safeText(options.out)}`);
   }
@@ -85298,7 +86021,7 @@ async function planSeveral(options, ports, config, names, format) {
 }
 async function notSaved(options, ports, why2) {
   if (options.out === void 0) return;
-  ports.output.err(await planNotSavedLine(resolve13(ports.cwd, options.out), safeText(options.out), why2));
+  ports.output.err(await planNotSavedLine(resolve15(ports.cwd, options.out), safeText(options.out), why2));
 }
 function unreadableOptions(options, ports, config, tenant) {
   const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
@@ -85353,8 +86076,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t6 = end - start + 1;
-    tieTerm += t6 * t6 * t6 - t6;
+    const t7 = end - start + 1;
+    tieTerm += t7 * t7 * t7 - t7;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -85389,9 +86112,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t6 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t6 * Math.exp(
-    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
+  const t7 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t7 * Math.exp(
+    -x * x - 1.26551223 + t7 * (1.00002368 + t7 * (0.37409196 + t7 * (0.09678418 + t7 * (-0.18628806 + t7 * (0.27886807 + t7 * (-1.13520398 + t7 * (1.48851587 + t7 * (-0.82215223 + t7 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -85407,11 +86130,11 @@ var init_mann_whitney = __esm({
 });
 
 // src/core/compare/compare.ts
-function parseThreshold(text2) {
-  const m = /^\s*(-?)\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
+function parseThreshold(text3) {
+  const m = /^\s*(-?)\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text3);
+  if (!m) return { ok: false, error: `--threshold ${text3}: give a percentage, such as 20%` };
   if (m[1] === "-" && Number(m[2]) !== 0) {
-    return { ok: false, error: `--threshold ${text2.trim()}: must be 0% or more: it is how much slower a p50 or p95 must get to be a regression, such as 20%` };
+    return { ok: false, error: `--threshold ${text3.trim()}: must be 0% or more: it is how much slower a p50 or p95 must get to be a regression, such as 20%` };
   }
   return { ok: true, value: Number(m[2]) / 100 };
 }
@@ -85436,7 +86159,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD, options = {}) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t7) => n + [t7.wall, ...t7.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -85455,7 +86178,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD, options = {}) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
+  const change2 = { p50: relative5(b?.p50, h?.p50), p95: relative5(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -85492,7 +86215,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative4(before, after2) {
+function relative5(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -85519,7 +86242,7 @@ function resolveBaselineBudgets(test2, transport, baseline) {
   const latency = test2.expect.latency;
   if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
   const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
-  const resolve29 = (b, samples, what) => {
+  const resolve32 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -85532,8 +86255,8 @@ function resolveBaselineBudgets(test2, transport, baseline) {
     expect: {
       ...test2.expect,
       latency: {
-        total: latency.total.map((b) => resolve29(b, wallSamples, "finished execution")),
-        steps: latency.steps.map((b) => resolve29(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve32(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve32(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -85568,7 +86291,7 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const latency = new Map(runs.tests.map((t7) => [keyOf2(t7), t7]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
@@ -85576,14 +86299,14 @@ function comparePreview(base, head, threshold) {
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t6) {
-  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
+function isRegression(t7) {
+  return t7.base?.verdict === "passed" && t7.head?.verdict === "failed";
 }
-function verdictChanged(t6) {
-  return t6.base?.verdict !== t6.head?.verdict;
+function verdictChanged(t7) {
+  return t7.base?.verdict !== t7.head?.verdict;
 }
-function latencyChanged(t6) {
-  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
+function latencyChanged(t7) {
+  return t7.wall !== null && isSignificant(t7.wall) || t7.step_latency.length > 0;
 }
 function testPreview(b, h, latency) {
   const any = h ?? b;
@@ -85635,12 +86358,12 @@ function summarize(tests) {
   return {
     tests: tests.length,
     regressions: count2(isRegression),
-    fixed: count2((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
+    fixed: count2((t7) => t7.base?.verdict === "failed" && t7.head?.verdict === "passed"),
     verdict_changed: count2(verdictChanged),
-    outputs_changed: count2((t6) => t6.outputs_changed),
-    steps_changed: count2((t6) => t6.steps_changed),
+    outputs_changed: count2((t7) => t7.outputs_changed),
+    steps_changed: count2((t7) => t7.steps_changed),
     latency_changed: count2(latencyChanged),
-    unchanged: count2((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
+    unchanged: count2((t7) => !verdictChanged(t7) && !t7.outputs_changed && !t7.steps_changed && !latencyChanged(t7))
   };
 }
 function keyOf2(r) {
@@ -85677,13 +86400,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t6 of ordered3(doc.tests)) {
-    if (!isNotable(t6)) continue;
-    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
-    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
-    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t6)) out.push(`  ${m}`);
+  for (const t7 of ordered3(doc.tests)) {
+    if (!isNotable(t7)) continue;
+    out.push(`${kindOf2(t7).padEnd(10)} ${escapeControls(`${t7.file}:${t7.line}`)}  ${escapeControls(t7.id)} [${t7.transport}]  ${verdicts(t7)}`);
+    if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") out.push(`  head: ${escapeControls(t7.head.message)}`);
+    if (t7.steps_changed) out.push(`  steps: ${(t7.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t7.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t7.outputs_diff !== void 0) for (const line of t7.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t7)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -85734,28 +86457,28 @@ function fitRows(head, notable, max) {
   const more = (n) => `
 … ${thousands(n)} more changed tests not shown; run \`roleflow preview\` for all of them.
 `;
-  let text2 = `${head}
+  let text3 = `${head}
 | | Test | Base | Head |
 |---|---|---|---|
 `;
   let shown = 0;
-  while (shown < rows.length && text2.length + rows[shown].length + 1 + more(rows.length).length <= max) text2 += `${rows[shown++]}
+  while (shown < rows.length && text3.length + rows[shown].length + 1 + more(rows.length).length <= max) text3 += `${rows[shown++]}
 `;
-  return shown < rows.length ? text2 + more(rows.length - shown) : text2;
+  return shown < rows.length ? text3 + more(rows.length - shown) : text3;
 }
-function tableRow2(t6) {
+function tableRow2(t7) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t7)]} | ${mdCode(`${t7.id} [${t7.transport}]`)} | ${shown(t7.base)} | ${shown(t7.head)} |`;
 }
-function detailsOf(t6) {
+function detailsOf(t7) {
   const body = [];
-  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
-  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
-  const latency = latencyLines(t6);
+  if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") body.push(`Head: ${mdText(t7.head.message)}`);
+  if (t7.steps_changed) body.push(`Steps: ${mdText((t7.base_steps ?? []).join(" → "))} ⇒ ${mdText((t7.head_steps ?? []).join(" → "))}`);
+  const latency = latencyLines(t7);
   if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
+  if (t7.outputs_diff !== void 0) body.push(fenced(t7.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
+  return `<details${isRegression(t7) ? " open" : ""}><summary>${mdCode(`${t7.id} [${t7.transport}]`)}: ${kindOf2(t7)}</summary>
 
 ${body.join("\n\n")}
 
@@ -85769,28 +86492,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t6) {
-  if (isRegression(t6)) return "REGRESSION";
-  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t6)) return "verdict";
-  if (t6.outputs_changed) return "outputs";
-  if (t6.steps_changed) return "steps";
-  if (latencyChanged(t6)) return "latency";
+function kindOf2(t7) {
+  if (isRegression(t7)) return "REGRESSION";
+  if (t7.base?.verdict === "failed" && t7.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t7)) return "verdict";
+  if (t7.outputs_changed) return "outputs";
+  if (t7.steps_changed) return "steps";
+  if (latencyChanged(t7)) return "latency";
   return "unchanged";
 }
-function isNotable(t6) {
-  return kindOf2(t6) !== "unchanged";
+function isNotable(t7) {
+  return kindOf2(t7) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
+  return tests.map((t7, i) => ({ t: t7, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t7 }) => t7);
 }
-function verdicts(t6) {
-  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
+function verdicts(t7) {
+  return `${t7.base?.verdict ?? "(not in base)"} → ${t7.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t6) {
+function latencyLines(t7) {
   const lines2 = [];
-  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
-  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t7.wall !== null && (t7.wall.verdict === "regression" || t7.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t7.wall));
+  for (const s of t7.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -85820,7 +86543,7 @@ function size2(parts) {
   return parts.reduce((n, p) => n + p.length + 1, 0);
 }
 var KIND_ICON, VERDICT_ICON, RANK;
-var init_render2 = __esm({
+var init_render3 = __esm({
   "src/core/preview/render.ts"() {
     "use strict";
     init_lists();
@@ -85864,7 +86587,7 @@ var init_preview = __esm({
     "use strict";
     init_compare3();
     init_document();
-    init_render2();
+    init_render3();
     init_roles2();
   }
 });
@@ -85919,8 +86642,8 @@ circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8
 });
 
 // src/report/html/charts.ts
-function esc(text2) {
-  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+function esc(text3) {
+  return escapeControls(text3).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 function distributionSvg(samples, label) {
   const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
@@ -86015,8 +86738,8 @@ function stepSpans(steps) {
 function statusClass(status) {
   return /fail|error/i.test(status) ? "fail" : "pass";
 }
-function clip(text2, n) {
-  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+function clip(text3, n) {
+  return text3.length > n ? `${text3.slice(0, n - 1)}…` : text3;
 }
 var ENTITIES, W, MAX_DOTS, PAD, MAX_DRAWN;
 var init_charts = __esm({
@@ -86048,15 +86771,15 @@ function withShownMessages(result) {
 }
 function shownAssertion(a) {
   const label = escapeControls(a.label);
-  const message2 = escapeControls(a.message);
+  const message3 = escapeControls(a.message);
   const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
   const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
   const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
-  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  if (label === a.label && message3 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
   return {
     ...a,
     label,
-    message: message2,
+    message: message3,
     ...expected !== void 0 && { expected },
     ...actual !== void 0 && { actual },
     ...diff !== void 0 && { diff }
@@ -86088,10 +86811,10 @@ function buildTestResult(run2) {
     (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
   );
   const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
-  const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
+  const message3 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
   return testResult(run2, {
     status,
-    message: escapeControls(message2),
+    message: escapeControls(message3),
     passed: summary2.passed,
     wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
     step_latency_ms: stepStats(ran),
@@ -86185,11 +86908,11 @@ function stepRecord(s) {
   return step2;
 }
 function messageRecord(m, atMs) {
-  const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
-  if (m.nodeId !== void 0) message2.node_id = m.nodeId;
-  if (m.messageId !== void 0) message2.message_id = m.messageId;
-  if (atMs !== void 0) message2.at_ms = round3(atMs);
-  return message2;
+  const message3 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
+  if (m.nodeId !== void 0) message3.node_id = m.nodeId;
+  if (m.messageId !== void 0) message3.message_id = m.messageId;
+  if (atMs !== void 0) message3.at_ms = round3(atMs);
+  return message3;
 }
 function idsRecord(ids) {
   const record = {};
@@ -86199,7 +86922,7 @@ function idsRecord(ids) {
   if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
   return record;
 }
-var init_build2 = __esm({
+var init_build3 = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
@@ -86275,7 +86998,7 @@ function judgeLines(assertions) {
     const j = a.judge;
     if (!j) return [];
     const score = j.score === void 0 ? "" : ` score ${Math.round(j.score * 1e3) / 1e3}`;
-    const runs = j.executions.map((e) => idsText(e)).filter((t6) => t6 !== "");
+    const runs = j.executions.map((e) => idsText(e)).filter((t7) => t7 !== "");
     return [
       escapeControls(`judge ${j.judge} on ${a.label}: ${j.verdict}${score}${j.cached ? " (reused from the baseline report)" : ""}`),
       ...j.reasons.map((r) => `  reason: ${escapeControls(r)}`),
@@ -86291,7 +87014,7 @@ var SHOWN_IDS;
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
-    init_build2();
+    init_build3();
     init_safe_text();
     SHOWN_IDS = 10;
   }
@@ -86329,7 +87052,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t7) => `<th>${t7}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -86467,7 +87190,7 @@ function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
   const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const changed = doc.tests.filter((t7) => t7.base?.verdict !== t7.head?.verdict || t7.outputs_changed || t7.steps_changed);
   const s = doc.summary;
   const body = `<main>
 <header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
@@ -86479,24 +87202,24 @@ ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests
 ${doc.tests.map(row).join("\n")}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t7) => sideBySide(t7, base.get(key(t7)), head.get(key(t7)))).join("\n")}
 </section>
 </main>`;
   return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
 }
-function row(t6) {
-  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+function row(t7) {
+  const what = [t7.base?.verdict !== t7.head?.verdict && "verdict", t7.outputs_changed && "outputs", t7.steps_changed && "steps", (t7.wall?.verdict === "regression" || t7.wall?.verdict === "improvement" || t7.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t7.base?.verdict !== t7.head?.verdict}"><td class="mono">${esc(t7.id)}</td><td>${t7.transport}</td>${verdictCell(t7.base)}${verdictCell(t7.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
 }
 function verdictCell(side2) {
   if (side2 === null) return '<td class="muted">not run</td>';
   const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
   return `<td class="${cls}">${side2.verdict}</td>`;
 }
-function sideBySide(t6, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
-<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
-${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+function sideBySide(t7, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t7.id}-${t7.transport}`))}"><h3 class="mono">${esc(t7.id)} [${t7.transport}] <span class="muted">${esc(`${t7.file}:${t7.line}`)}</span></h3>
+<div class="sides">${side("Base", t7.base, b)}${side("Head", t7.head, h)}</div>
+${t7.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t7.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
 </article>`;
 }
 function side(label, verdict2, r) {
@@ -86536,27 +87259,27 @@ var init_preview2 = __esm({
 });
 
 // src/files/git/git-tree.ts
-import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative5, resolve as resolve14, sep as sep4 } from "node:path";
-import { realpath as realpath2 } from "node:fs/promises";
+import { execFile as execFile2, spawn } from "node:child_process";
+import { posix, relative as relative6, resolve as resolve16, sep as sep5 } from "node:path";
+import { realpath as realpath3 } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
-  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
+  const sha = await git2(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
   if (!sha.ok || ref2.trim() === "") {
     throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
   }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath3(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath2(abs).catch(() => resolve14(abs));
-  const rel = relative5(root, real);
+  const real = await realpath3(abs).catch(() => resolve16(abs));
+  const rel = relative6(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve14(root, rel) !== resolve14(real)) return void 0;
-  return rel.split(sep4).join("/");
+  if (rel === ".." || rel.startsWith(`..${sep5}`) || resolve16(root, rel) !== resolve16(real)) return void 0;
+  return rel.split(sep5).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
-  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
+  const listed2 = await git2(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
   if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
   const entries = [];
   for (const line of listed2.stdout.split("\0")) {
@@ -86595,10 +87318,10 @@ async function readCommitFile(cwd, at, path, maxBytes) {
   return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
 }
 async function objectAt(cwd, commit, path) {
-  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
+  const found = await git2(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
   if (!found.ok) return void 0;
   const object = found.stdout.trim();
-  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
+  const info2 = await git2(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
 `);
   const [type, size3] = info2.stdout.trim().split(" ");
   return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
@@ -86630,9 +87353,9 @@ function catBlobs(cwd, objects) {
 `).join(""));
   });
 }
-function git(cwd, args, input) {
+function git2(cwd, args, input) {
   return new Promise((resolvePromise) => {
-    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
+    const child2 = execFile2("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
       resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
     });
     child2.stdin?.on("error", () => void 0);
@@ -86648,11 +87371,11 @@ var init_git_tree = __esm({
 });
 
 // src/files/git/commit-roles.ts
-import { dirname as dirname12, posix as posix2, resolve as resolve15 } from "node:path";
+import { dirname as dirname14, posix as posix2, resolve as resolve17 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve15(cwd, rolesFlag) : resolve15(cwd, config.file === void 0 ? "." : dirname12(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve17(cwd, rolesFlag) : resolve17(cwd, config.file === void 0 ? "." : dirname14(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -86660,8 +87383,8 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const files = [];
   for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
     const name = `${ref2}:${found.path}`;
-    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
-    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
+    const text3 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
+    const parsed = text3.ok ? parseRoleFile(text3.value, name, schema) : text3;
     if (parsed.ok) files.push(parsed.value);
     else issues.push(...parsed.issues);
   }
@@ -86670,12 +87393,12 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve15(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve17(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
-  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
-  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
+  const text3 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
+  const parsed = text3.ok ? parseConfig(text3.value, name, loadSchema("config")) : text3;
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   const then = parsed.value;
   return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
@@ -86704,92 +87427,11 @@ var init_commit_roles = __esm({
   }
 });
 
-// src/files/git/git-commit.ts
-import { execFile as execFile2 } from "node:child_process";
-import { realpath as realpath3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why2 = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside2 = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative6(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside2.length === 0) return state;
-  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
-  if (!status.ok) return void 0;
-  for (const { code: code19, path } of porcelainEntries(status.stdout)) (code19 === "!!" ? state.ignored : state.uncommitted).push(path);
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function porcelainEntries(stdout) {
-  const found = [];
-  const entries = stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  return found;
-}
-function realOrSelf(path) {
-  return realpath3(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git2(cwd, args) {
-  return new Promise((resolve29) => {
-    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve29({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
 // src/files/git/work-tree.ts
 import { realpath as realpath4, stat as stat8 } from "node:fs/promises";
 import { join as join9, relative as relative7, sep as sep6 } from "node:path";
 async function workTreeState(cwd, leaveOut = {}) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) return { state: "unknown" };
   const root = top.stdout.replace(/\r?\n$/, "");
   const status = await statusEntries(root, ".", "normal");
@@ -86811,7 +87453,7 @@ async function workTreeState(cwd, leaveOut = {}) {
   return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
 }
 async function statusEntries(root, pathspec, untracked) {
-  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  const status = await git(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
   if (!status.ok) return void 0;
   return porcelainEntries(status.stdout).map(({ code: code19, path }) => ({ path, untracked: code19 === "??" }));
 }
@@ -86832,13 +87474,13 @@ var init_work_tree = __esm({
 
 // src/report/json-text.ts
 function renderJson(report) {
-  let text2 = rendered.get(report);
-  if (text2 === void 0) {
-    text2 = `${jsonText(report, 2)}
+  let text3 = rendered.get(report);
+  if (text3 === void 0) {
+    text3 = `${jsonText(report, 2)}
 `;
-    rendered.set(report, text2);
+    rendered.set(report, text3);
   }
-  return text2;
+  return text3;
 }
 var rendered;
 var init_json_text = __esm({
@@ -86911,10 +87553,10 @@ var init_run_report = __esm({
 });
 
 // src/report/json.ts
-function parseReport(text2, file, schema) {
+function parseReport(text3, file, schema) {
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch (error2) {
     return { ok: false, error: `${file}: not JSON: ${error2.message}` };
   }
@@ -87072,14 +87714,14 @@ var init_json = __esm({
 });
 
 // src/run/read-reports.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve16(cwd, file), file }, JSON_REPORT);
-    if (!text2.ok) throw new InvalidFilesError(text2.issues);
-    const parsed = parseReport(text2.value, file, schema);
+    const text3 = await readTextFile({ abs: resolve18(cwd, file), file }, JSON_REPORT);
+    if (!text3.ok) throw new InvalidFilesError(text3.issues);
+    const parsed = parseReport(text3.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
     inputs.push({ file, report: parsed.value });
   }
@@ -87131,23 +87773,23 @@ var init_no_tests = __esm({
   }
 });
 
-// src/files/snapshot-files.ts
+// src/files/flows/snapshot-files.ts
 import { mkdir as mkdir5, realpath as realpath5, rm as rm5, stat as stat9 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname13, join as join10, resolve as resolve17, sep as sep7 } from "node:path";
+import { basename as basename4, dirname as dirname15, join as join10, resolve as resolve19, sep as sep7 } from "node:path";
 function snapshotFileOf(flow) {
   const name = snapshotFileName(basename4(flow.abs));
   const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname13(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join10(dirname15(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function repositoryRoot(cwd) {
-  for (let dir = resolve17(cwd); ; dir = dirname13(dir)) {
+  for (let dir = resolve19(cwd); ; dir = dirname15(dir)) {
     if (await stat9(join10(dir, ".git")).then(() => true, () => false)) return dir;
-    if (dirname13(dir) === dir) return resolve17(cwd);
+    if (dirname15(dir) === dir) return resolve19(cwd);
   }
 }
 async function snapshotLinkIssue(file, root) {
-  const realRoot = await realpath5(root).catch(() => resolve17(root));
-  for (const path of [dirname13(file.abs), file.abs]) {
+  const realRoot = await realpath5(root).catch(() => resolve19(root));
+  for (const path of [dirname15(file.abs), file.abs]) {
     const real = await realpath5(path).catch(() => void 0);
     if (real === void 0 || real === path) continue;
     if (real === realRoot || real.startsWith(realRoot + sep7)) continue;
@@ -87162,21 +87804,21 @@ async function readSnapshotFile(file) {
     (err) => err.code !== "ENOENT"
   );
   if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
-  const text2 = await readTextFile(file, SNAPSHOT_FILE);
-  if (!text2.ok) return text2;
-  return parseSnapshotFile(text2.value, file.file);
+  const text3 = await readTextFile(file, SNAPSHOT_FILE);
+  if (!text3.ok) return text3;
+  return parseSnapshotFile(text3.value, file.file);
 }
 async function writeSnapshotFile(file, entries, flowFile) {
   if (entries.size === 0) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir5(dirname13(file.abs), { recursive: true });
+  await mkdir5(dirname15(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
 var init_snapshot_files = __esm({
-  "src/files/snapshot-files.ts"() {
+  "src/files/flows/snapshot-files.ts"() {
     "use strict";
     init_safe_text();
     init_flows();
@@ -87187,7 +87829,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/flows/assertions.ts
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 async function judgeRoleContents(options) {
   const { judges } = options.config;
@@ -87249,7 +87891,7 @@ var init_assertions = __esm({
         const snapshots = /* @__PURE__ */ new Map();
         const root = await repositoryRoot(options.cwd);
         for (const flow of options.flows) {
-          const file = snapshotFileOf({ abs: resolve18(options.cwd, flow.file), file: flow.file });
+          const file = snapshotFileOf({ abs: resolve20(options.cwd, flow.file), file: flow.file });
           const outside = liveSnapshotKeys(flow).size > 0 || options.updateSnapshots ? await snapshotLinkIssue(file, root) : void 0;
           if (outside) {
             issues.push(outside);
@@ -87367,9 +88009,9 @@ function readVote(judge, outputs, ids) {
   return vote;
 }
 function truth(value) {
-  const text2 = String(value).trim().toLowerCase();
-  if (value === true || value === 1 || ["true", "pass", "passed", "yes"].includes(text2)) return true;
-  if (value === false || value === 0 || ["false", "fail", "failed", "no"].includes(text2)) return false;
+  const text3 = String(value).trim().toLowerCase();
+  if (value === true || value === 1 || ["true", "pass", "passed", "yes"].includes(text3)) return true;
+  if (value === false || value === 0 || ["false", "fail", "failed", "no"].includes(text3)) return false;
   return void 0;
 }
 function majority(judge, digest, votes) {
@@ -87399,8 +88041,8 @@ var init_verdict = __esm({
 });
 
 // src/core/flows/judges/cases.ts
-function parseJudgeCases(text2, file, schema, judges) {
-  const source = parseYaml(text2, { file });
+function parseJudgeCases(text3, file, schema, judges) {
+  const source = parseYaml(text3, { file });
   if (!source.ok) return source;
   const valid = validateAgainst(schema, source.value, file);
   if (!valid.ok) return valid;
@@ -87471,7 +88113,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve29) => setTimeout(() => resolve29(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve32) => setTimeout(() => resolve32(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -87497,7 +88139,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance5.now(),
-      sleep: (ms2) => new Promise((resolve29) => setTimeout(resolve29, ms2))
+      sleep: (ms2) => new Promise((resolve32) => setTimeout(resolve32, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -87509,7 +88151,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve29) => stop2 = () => resolve29(INTERRUPTED));
+          this.stopped = new Promise((resolve32) => stop2 = () => resolve32(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -87537,8 +88179,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve29) => {
-              this.timer = setTimeout(() => resolve29(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve32) => {
+              this.timer = setTimeout(() => resolve32(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -87584,8 +88226,8 @@ function frameOf(inputs, flow) {
   return frame;
 }
 function describeMessage(m) {
-  const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
-  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
+  const text3 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
+  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text3 ? `: ${text3}` : ""}`;
 }
 function wsIds(messages) {
   let connectionId;
@@ -87678,17 +88320,17 @@ var init_flow_ws = __esm({
         if (ids) result.ids = ids;
         return result;
       }
-      receive(message2) {
-        this.messages.push(message2);
+      receive(message3) {
+        this.messages.push(message3);
         this.messageAtMs.push(this.clock.now() - this.startedAt);
-        this.tally = tallyWsMessage(this.tally, message2, this.rule);
+        this.tally = tallyWsMessage(this.tally, message3, this.rule);
         this.lastAt = this.clock.now();
       }
       /** The next message, `undefined` when none came in time, the error of a dropped connection, or the run's interruption. */
       async next(session, ms2) {
         try {
-          const message2 = await session.next(wholeMs(ms2), this.options.signal);
-          return message2 === void 0 && this.deadline.interrupted ? "interrupted" : message2;
+          const message3 = await session.next(wholeMs(ms2), this.options.signal);
+          return message3 === void 0 && this.deadline.interrupted ? "interrupted" : message3;
         } catch (error2) {
           return error2 instanceof Error ? error2 : new Error(String(error2));
         }
@@ -87816,7 +88458,7 @@ async function runHttps(client, test2, inputs, options = {}) {
     const answeredStartAt = clock.now();
     const known = paces.get(test2.flow);
     const rule = httpsEndRule(test2);
-    let history;
+    let history2;
     let steps = [];
     for (; ; ) {
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
@@ -87825,8 +88467,8 @@ async function runHttps(client, test2, inputs, options = {}) {
       steps = polled.value;
       const over = overMessages(client, steps);
       if (over) return end("error", "error", over.error, steps.slice(0, over.kept), answeredAt);
-      const progress = httpsProgress(steps, history, rule, answeredAt);
-      history = progress.history;
+      const progress = httpsProgress(steps, history2, rule, answeredAt);
+      history2 = progress.history;
       if (progress.state === "done") {
         rememberPace(paces, test2.flow, steps);
         if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
@@ -87911,7 +88553,7 @@ async function runTests(options) {
     return result;
   };
   const results2 = new Array(runs.length);
-  const finish = (index, executions) => {
+  const finish2 = (index, executions) => {
     const run2 = runs[index];
     const stopped = signal?.aborted ? "interrupt" : "bail";
     const context = options.assertions?.contextFor(run2.test, run2.transport, executions) ?? (options.judges ? {} : void 0);
@@ -87927,8 +88569,8 @@ async function runTests(options) {
   const queue = [];
   const pending = [];
   runs.forEach((run2, index) => {
-    if (run2.skip !== void 0) return finish(index, []);
-    if (run2.error !== void 0) return finish(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
+    if (run2.skip !== void 0) return finish2(index, []);
+    if (run2.error !== void 0) return finish2(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
     pending[index] = { executions: new Array(run2.test.repeat), left: run2.test.repeat, failures: { count: 0 } };
     for (let repeat = 0; repeat < run2.test.repeat; repeat++) queue.push(index, repeat);
   });
@@ -87941,7 +88583,7 @@ async function runTests(options) {
       test2.executions[repeat] = await runOne(runs[index], repeat, test2.failures);
       if (--test2.left > 0) continue;
       await options.judges?.judgeExecutions(runs[index].test, test2.executions);
-      finish(index, test2.executions);
+      finish2(index, test2.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
@@ -87955,7 +88597,7 @@ var init_flow_tests = __esm({
   "src/run/flows/flow-tests.ts"() {
     "use strict";
     init_flows();
-    init_build2();
+    init_build3();
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
@@ -87974,8 +88616,8 @@ async function listRolesDigest(client, ignore, signal) {
     }
   );
   let stop2 = () => void 0;
-  const aborted = new Promise((resolve29) => {
-    stop2 = () => resolve29(void 0);
+  const aborted = new Promise((resolve32) => {
+    stop2 = () => resolve32(void 0);
     signal.addEventListener("abort", stop2, { once: true });
   });
   try {
@@ -88001,7 +88643,7 @@ var init_tested_against3 = __esm({
 });
 
 // src/run/flows/test-session.ts
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -88013,7 +88655,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve19(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve21(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -88140,7 +88782,7 @@ var init_test_session = __esm({
   }
 });
 
-// src/run/preview-sides.ts
+// src/run/preview/preview-sides.ts
 async function previewSides(opts, ports) {
   const name = previewTenant(opts.config, opts.tenant);
   const { cwd, env, output } = ports;
@@ -88165,7 +88807,7 @@ async function previewSides(opts, ports) {
     }
     const head = await headState(cwd, config, env);
     output.err(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
-    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
+    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit, dirty: label === "base" ? false : head.dirty });
     const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
     const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
     const headReport = after2?.report ?? emptyReport(base.report);
@@ -88212,7 +88854,11 @@ async function runSide(s) {
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted });
+    const journal = await journalFor(ports.cwd, ports.env, opts.config, tenant, "preview", (line) => ports.output.err(line), { commit: s.commit ?? null, dirty: s.label === "head" && s.dirty !== false, preview: true });
+    const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
+      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted }),
+      interrupted: opts.signal.aborted
+    }));
     const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
     if (failed3.length > 0) {
       const first = failed3[0];
@@ -88270,7 +88916,7 @@ function emptyReport(like) {
 }
 var STALE_BASE_MS;
 var init_preview_sides = __esm({
-  "src/run/preview-sides.ts"() {
+  "src/run/preview/preview-sides.ts"() {
     "use strict";
     init_plan();
     init_config2();
@@ -88284,6 +88930,7 @@ var init_preview_sides = __esm({
     init_work_tree();
     init_open_tenant();
     init_apply_plan();
+    init_journal();
     init_fresh_plan();
     init_saved_plan();
     init_read_reports();
@@ -88292,12 +88939,12 @@ var init_preview_sides = __esm({
   }
 });
 
-// src/run/preview.ts
+// src/run/preview/preview.ts
 var preview_exports = {};
 __export(preview_exports, {
   preview: () => preview
 });
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 async function preview(options, ports) {
   const { output } = ports;
   const format = options.json ? "json" : options.format ?? "text";
@@ -88345,13 +88992,13 @@ function previewHtmlFile(specs) {
   return file;
 }
 async function writePreviewHtml(cwd, file, outcome2, redactor) {
-  const abs = resolve20(cwd, file);
+  const abs = resolve22(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome2.document), redactor.values(outcome2.reports)));
   return displayPath(cwd, abs);
 }
 var FORMATS;
 var init_preview3 = __esm({
-  "src/run/preview.ts"() {
+  "src/run/preview/preview.ts"() {
     "use strict";
     init_compare2();
     init_errors();
@@ -88368,7 +89015,7 @@ var init_preview3 = __esm({
 });
 
 // src/run/roles/promote-gate.ts
-import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve21 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve23 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -88414,7 +89061,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve21(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve23(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -88464,13 +89111,13 @@ var promote_exports = {};
 __export(promote_exports, {
   promote: () => promote
 });
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve24 } from "node:path";
 async function promote(options, ports) {
   const { from, to } = options;
   const { output } = ports;
   if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
   if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-  if (options.out !== void 0 && resolve22(ports.cwd, options.out) === resolve22(ports.cwd, options.report)) {
+  if (options.out !== void 0 && resolve24(ports.cwd, options.out) === resolve24(ports.cwd, options.report)) {
     throw new RoleflowError(`--out ${safeText(options.out)} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
   }
   const config = await configOf(options, ports);
@@ -88504,9 +89151,9 @@ async function promote(options, ports) {
   const shown = renderPlanText(plan2, { color: output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
   if (options.out !== void 0) return savePromotionPlan(ports, config, shown, plan2, options.out, to);
   const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
-  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: "promote" } };
   const approved = await approveFreshPlans(ports, [plan2], shown, flags);
-  const ends = approved === "approved" ? [await carryOutPlan(ports, plan2, fresh.tenant, flags)] : approved;
+  const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(ports, plan2, fresh.tenant, flags, false, fresh.remote)] : approved;
   if (options.json) printApplyJson(ports, ends, void 0);
   return ends[0].code;
 }
@@ -88516,7 +89163,7 @@ async function savePromotionPlan(ports, config, shown, plan2, out, to) {
     ports.output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
     return ExitCode.Refused;
   }
-  await savePlan(resolve22(ports.cwd, out), plan2, secretScanner(ports.env, config));
+  await savePlan(resolve24(ports.cwd, out), plan2, secretScanner(ports.env, config));
   ports.output.err(`Saved the plan of ${to} to ${safeText(out)}. To carry out exactly this plan: roleflow apply ${safeText(out)}`);
   return ExitCode.Ok;
 }
@@ -88540,7 +89187,7 @@ var init_promote = __esm({
 
 // src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join11, resolve as resolve23 } from "node:path";
+import { basename as basename6, dirname as dirname16, join as join11, resolve as resolve25 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -88557,7 +89204,8 @@ async function pullRoles(opts) {
     await mkdir6(dir.abs, { recursive: true });
   }
   const ignored = globMatcher(opts.ignore);
-  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const targeted = opts.targets === void 0 || opts.targets.length === 0 ? () => true : /* @__PURE__ */ ((m) => (name) => m(name) !== void 0)(globMatcher(opts.targets));
+  const remote = withoutJournalRole(opts.remote).filter((r) => ignored(r.name) === void 0 && targeted(r.name)).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
   const nameCount = /* @__PURE__ */ new Map();
   for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
   const byId = /* @__PURE__ */ new Map();
@@ -88574,8 +89222,8 @@ async function pullRoles(opts) {
   const after2 = new Map(local.map((f) => [f.file, f]));
   const writes = [];
   for (const role of remote) {
-    const text2 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
-    const parsed = readBack(role, text2, schema);
+    const text3 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
+    const parsed = readBack(role, text3, schema);
     if (!parsed.ok) {
       result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
       continue;
@@ -88592,8 +89240,8 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve23(cwd, mine.file), text: kept });
+        const kept = mine.tenants === void 0 ? text3 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
+        writes.push({ path: resolve25(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -88608,7 +89256,7 @@ async function pullRoles(opts) {
     taken.add(fileNameKey(fileName));
     const path = insideFolder(dir.abs, fileName);
     const shown = displayPath(cwd, path);
-    writes.push({ path, text: text2 });
+    writes.push({ path, text: text3 });
     after2.set(shown, { ...parsed.file, file: shown });
     result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
   }
@@ -88616,17 +89264,17 @@ async function pullRoles(opts) {
   if (left.length > 0) {
     throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
   }
-  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
+  for (const { path, text: text3 } of writes) await writeFileAtomic(path, text3);
   for (const f of local) {
-    if (claimed.has(f)) continue;
+    if (claimed.has(f) || !targeted(f.name)) continue;
     const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
-function readBack(role, text2, schema) {
-  const parsed = parseRoleFile(text2, "pulled", schema);
+function readBack(role, text3, schema) {
+  const parsed = parseRoleFile(text3, "pulled", schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
   const none = /* @__PURE__ */ new Map();
@@ -88636,8 +89284,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve23(dir, fileName);
-  if (dirname14(path) !== resolve23(dir) || basename6(path) !== fileName) {
+  const path = resolve25(dir, fileName);
+  if (dirname16(path) !== resolve25(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join11(dir, fileName);
@@ -88650,6 +89298,7 @@ var init_pull_roles = __esm({
     "use strict";
     init_errors();
     init_roles();
+    init_reserved();
     init_plan();
     init_package_root();
     init_role_files();
@@ -88671,7 +89320,7 @@ async function pull(options, ports) {
   try {
     const remote = await tenant.client.listRoles();
     const name = tenant.target.name;
-    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name) });
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name), ...options.targets && { targets: options.targets } });
   } finally {
     await tenant.close();
   }
@@ -88721,11 +89370,11 @@ var init_pull = __esm({
 
 // src/files/report-file.ts
 import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
-async function writeReportFile(abs, file, text2, append = false) {
+import { dirname as dirname17 } from "node:path";
+async function writeReportFile(abs, file, text3, append = false) {
   try {
-    await mkdir7(dirname15(abs), { recursive: true });
-    await (append ? appendFile2 : writeFile4)(abs, text2, "utf8");
+    await mkdir7(dirname17(abs), { recursive: true });
+    await (append ? appendFile2 : writeFile4)(abs, text3, "utf8");
   } catch (error2) {
     throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
   }
@@ -88738,7 +89387,7 @@ var init_report_file = __esm({
 });
 
 // src/report/github.ts
-import { relative as relative9, resolve as resolve24, sep as sep8 } from "node:path";
+import { relative as relative9, resolve as resolve26, sep as sep8 } from "node:path";
 function githubReporter(opts) {
   const { sinks } = opts;
   const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
@@ -88753,7 +89402,7 @@ function githubReporter(opts) {
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve24(sinks.cwd, file)).split(sep8).join("/");
+  const rebase = (file) => relative9(workspace, resolve26(sinks.cwd, file)).split(sep8).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 function renderAnnotations(report, opts = {}) {
@@ -88834,17 +89483,17 @@ function failureItem(r) {
 function ms(s, key) {
   return s ? formatMs(s[key]) : "-";
 }
-function cell(text2) {
-  return escapeControls(text2.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+function cell(text3) {
+  return escapeControls(text3.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 }
-function code(text2) {
-  return safeText(text2).replace(/`/g, "'");
+function code(text3) {
+  return safeText(text3).replace(/`/g, "'");
 }
-function data(text2) {
-  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function data(text3) {
+  return text3.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
-function property(text2) {
-  return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
+function property(text3) {
+  return data(text3).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 var MAX_FAILURES_LISTED, MARK3;
 var init_github = __esm({
@@ -88865,10 +89514,10 @@ function renderComparison(c, files, format) {
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t6 of c.tests) {
-    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
-    out.push(`  ${metricText("wall-clock", t6.wall)}`);
-    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t7 of c.tests) {
+    out.push(`${escapeControls(t7.id)} [${t7.transport}]  ${passRate(t7.base)} → ${passRate(t7.head)}`);
+    out.push(`  ${metricText("wall-clock", t7.wall)}`);
+    for (const s of t7.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -88888,11 +89537,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code18(files.base)}\` → \`${code18(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t6 of c.tests) {
-      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t7 of c.tests) {
+      const rows = [["wall-clock", t7.wall], ...t7.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t7.base)} → ${passRate(t7.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t7.id) : ""} | ${i === 0 ? t7.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -88945,10 +89594,10 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t7) => t7.id === r.id && t7.transport === r.transport)?.head.message ?? "";
 }
-function code18(text2) {
-  return escapeControls(text2).replace(/`/g, "'");
+function code18(text3) {
+  return escapeControls(text3).replace(/`/g, "'");
 }
 var COMPARE_FORMATS, VERDICT_TEXT;
 var init_compare4 = __esm({
@@ -88969,8 +89618,8 @@ var init_compare4 = __esm({
 });
 
 // src/report/console.ts
-function paint(style, code19, text2) {
-  return style.color ? `\x1B[${CODES[code19]}m${text2}\x1B[0m` : text2;
+function paint(style, code19, text3) {
+  return style.color ? `\x1B[${CODES[code19]}m${text3}\x1B[0m` : text3;
 }
 function statusColor(status) {
   return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
@@ -88980,10 +89629,10 @@ function renderTestResult(r, style) {
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
   const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
   const file = safeText(r.file);
-  const message2 = escapeControls(r.message);
+  const message3 = escapeControls(r.message);
   const head = `${paint(style, statusColor(r.status), MARK4[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
   const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message3}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message3)}` : head
   ];
   if (r.status === "fail" || r.status === "error") {
     const failures2 = groupAssertions(r, "fail");
@@ -88995,7 +89644,7 @@ function renderTestResult(r, style) {
     for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
       lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
     }
-    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
+    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message3)}`);
   }
   for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
@@ -89159,27 +89808,27 @@ function renderCase({ result, repeat, outcome: outcome2 }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
-  const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const open5 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   const ids = idProperties(repeat);
   const judged = judgeLines(repeat.assertions);
   const out = (note) => {
     const said = [...note === void 0 ? [] : [escapeControls(note)], ...judged];
     return said.length === 0 ? "" : `
-      <system-out>${text(said.join("\n"))}</system-out>`;
+      <system-out>${text2(said.join("\n"))}</system-out>`;
   };
   switch (outcome2.kind) {
     case "pass":
-      if (outcome2.note === void 0 && ids === "" && judged.length === 0) return `${open4}/>`;
-      return `${open4}>${ids}${out(outcome2.note)}
+      if (outcome2.note === void 0 && ids === "" && judged.length === 0) return `${open5}/>`;
+      return `${open5}>${ids}${out(outcome2.note)}
     </testcase>`;
     case "skipped":
-      return `${open4}>${ids}
+      return `${open5}>${ids}
       <skipped message="${attr(escapeControls(outcome2.message))}"/>${out()}
     </testcase>`;
     default: {
       const type = outcome2.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open4}>${ids}
-      <${outcome2.kind} message="${attr(escapeControls(outcome2.message))}" type="${type}">${text(outcome2.details)}</${outcome2.kind}>${out()}
+      return `${open5}>${ids}
+      <${outcome2.kind} message="${attr(escapeControls(outcome2.message))}" type="${type}">${text2(outcome2.details)}</${outcome2.kind}>${out()}
     </testcase>`;
     }
   }
@@ -89196,11 +89845,11 @@ ${diffText(a.diff)}`}`).join("\n");
 function diffText(diff) {
   return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
 }
-function text(value) {
+function text2(value) {
   return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 function attr(value) {
-  return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+  return text2(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
 }
 function idProperties(repeat) {
   const ids = repeat.ids;
@@ -89220,7 +89869,7 @@ var init_junit = __esm({
     "use strict";
     init_lists();
     init_safe_text();
-    init_build2();
+    init_build3();
     init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
@@ -89319,7 +89968,7 @@ __export(report_exports, {
   reportMerge: () => reportMerge,
   reportSinks: () => reportSinks
 });
-import { resolve as resolve25 } from "node:path";
+import { resolve as resolve27 } from "node:path";
 async function reportMerge(options, ports) {
   const { output } = ports;
   output.addSecrets(environmentSecrets(ports.env));
@@ -89361,10 +90010,10 @@ function reportSinks(ports) {
   return {
     cwd: ports.cwd,
     env: ports.env,
-    out: (text2) => output.out(text2),
+    out: (text3) => output.out(text3),
     data: (report, render3) => output.data(report, render3),
-    async file(name, text2, kind, append) {
-      await writeReportFile(resolve25(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
+    async file(name, text3, kind, append) {
+      await writeReportFile(resolve27(ports.cwd, name), name, kind === "human" ? output.redactor.text(text3) : text3, append);
       written.push(name);
     },
     get redactor() {
@@ -89398,7 +90047,7 @@ __export(serve_exports, {
   DEV_TOKEN: () => DEV_TOKEN,
   serve: () => serve
 });
-import { resolve as resolve26 } from "node:path";
+import { resolve as resolve28 } from "node:path";
 async function serve(options, ports) {
   const { output } = ports;
   const fromEnv = ports.env["ROLEFLOW_TOKEN"];
@@ -89407,7 +90056,7 @@ async function serve(options, ports) {
   const config = await configOf(options, ports);
   const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
   const own = config.local.flowsConfig;
-  const flows = options.flowsConfig !== void 0 ? resolve26(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const flows = options.flowsConfig !== void 0 ? resolve28(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
   const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
   const emulator = await startEmulator2({
     host: options.host,
@@ -89418,7 +90067,7 @@ async function serve(options, ports) {
     lostRate: options.lostRate,
     ...options.seed === void 0 ? {} : { seed: options.seed },
     ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
-    ...options.data === void 0 ? {} : { dataFile: resolve26(ports.cwd, options.data) },
+    ...options.data === void 0 ? {} : { dataFile: resolve28(ports.cwd, options.data) },
     ...flows === void 0 ? {} : { flows },
     ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
     onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
@@ -89451,7 +90100,7 @@ async function judgeAgreementRun(opts) {
   const schema = loadSchema("judge-cases");
   const judges = Object.keys(opts.config.judges);
   const sources = await listFilesUnder(opts.cwd, dir.abs, isFlowFileName);
-  const loaded = await loadTextFiles(sources, FLOW_TEST_FILE, (text2, file) => parseJudgeCases(text2, file, schema, judges));
+  const loaded = await loadTextFiles(sources, FLOW_TEST_FILE, (text3, file) => parseJudgeCases(text3, file, schema, judges));
   if (loaded.issues.length > 0) throw new InvalidFilesError(loaded.issues);
   const cases = loaded.values.flat();
   if (cases.length === 0) throw new RoleflowError(`no judge cases in ${dir.display}/`);
@@ -89498,7 +90147,7 @@ var test_exports = {};
 __export(test_exports, {
   test: () => test
 });
-import { resolve as resolve27 } from "node:path";
+import { resolve as resolve29 } from "node:path";
 async function test(options, ports) {
   const reporters = parseReporters(options.reporters, options.json);
   if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
@@ -89506,7 +90155,7 @@ async function test(options, ports) {
   const parsed = parseSelectionFlags(flags);
   const config = await configOf(options, ports);
   if (options.judges) return judgeAgreement2(options, ports, config);
-  const several = await severalTenants(config, options);
+  const several2 = await severalTenants(config, options);
   const files = await loadFlowTests(ports.cwd, config, options.paths);
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run2 = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
@@ -89517,16 +90166,16 @@ async function test(options, ports) {
     if (name !== void 0 && specs.some(consoleOnStdout)) ports.output.out(`=== tenant ${name} ===`);
     return run2(tenant, { runs, shard: parsed.shard, assertions }, specs, name);
   };
-  if (several === void 0) {
+  if (several2 === void 0) {
     return testOne(await openOneTenant(ports, config, options, "test"), reporters.value);
   }
-  const opened = await openTenants(ports, config, several);
+  const opened = await openTenants(ports, config, several2);
   const testTenant = (name, i) => {
     const specs = reportersOfTenant(reporters.value, name);
     if (!specs.ok) throw new RoleflowError(specs.error, "usage");
     return testOne(opened[i], specs.value, name);
   };
-  return testTenantsInOrder(several, testTenant, { out: (line) => ports.output.out(line), err: (line) => ports.output.err(line) });
+  return testTenantsInOrder(several2, testTenant, { out: (line) => ports.output.out(line), err: (line) => ports.output.err(line) });
 }
 function testRun(options, ports, config, given) {
   const { output } = ports;
@@ -89534,15 +90183,15 @@ function testRun(options, ports, config, given) {
   let treeAtStart;
   const reportsWritten = [];
   const file = ports.terminal.stdoutFile;
-  const workTree = (when) => {
-    if (when === "end") return workTreeState(ports.cwd, { paths: reportsWritten, ...file && { file } });
+  const workTree = (when2) => {
+    if (when2 === "end") return workTreeState(ports.cwd, { paths: reportsWritten, ...file && { file } });
     return treeAtStart ??= workTreeState(ports.cwd, file && { file });
   };
   const testedCommit = () => commit ??= currentCommit(ports.cwd, ports.env).then((lookup2) => {
     if (lookup2.warning !== void 0) output.err(lookup2.warning);
     return lookup2.commit;
   });
-  return async (tenant, planned, specs, several) => {
+  return async (tenant, planned, specs, several2) => {
     const live = specs.some(consoleOnStdout);
     const status = live && ports.terminal.canShowProgress ? ports.terminal.statusLine() : void 0;
     output.showLiveLine(status);
@@ -89583,13 +90232,13 @@ function testRun(options, ports, config, given) {
     await tenant.close();
     for (const reporter of reporters) await reporter.onRunEnd(report);
     const written = sinks.written;
-    reportsWritten.push(...written.map((f) => resolve27(ports.cwd, f)));
-    if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.map(safeText).join(", ")}`);
+    reportsWritten.push(...written.map((f) => resolve29(ports.cwd, f)));
+    if (written.length > 0 && (live || several2 !== void 0)) output.err(`${live || several2 === void 0 ? "" : `tenant ${several2}: `}wrote ${written.map(safeText).join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     if (report.summary.failed > 0) return ExitCode.TestsFailed;
     const none = noTestRanReason(report);
     if (none === void 0) return ExitCode.Ok;
-    const named2 = several === void 0 ? "" : `tenant ${several}: `;
+    const named2 = several2 === void 0 ? "" : `tenant ${several2}: `;
     if (options.passWithNoTests) {
       output.err(`${named2}${none} (--pass-with-no-tests)`);
       return ExitCode.Ok;
@@ -89621,8 +90270,8 @@ var init_test = __esm({
 });
 
 // src/emulator/flow-role-refs.ts
-function flowRoleReferences(text2, file) {
-  const loaded = loadFlowsSource(text2, file);
+function flowRoleReferences(text3, file) {
+  const loaded = loadFlowsSource(text3, file);
   if (!loaded.ok) return loaded;
   const { config, source } = loaded.value;
   const references = [];
@@ -89652,9 +90301,9 @@ var init_flow_role_refs = __esm({
 // src/run/embedded-flow-roles.ts
 async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
   if (!flows.own && tests === void 0) return [];
-  const text2 = await readTextFile(flows, FLOWS_FILE);
-  if (!text2.ok) return text2.issues;
-  const references = flowRoleReferences(text2.value, flows.file);
+  const text3 = await readTextFile(flows, FLOWS_FILE);
+  if (!text3.ok) return text3.issues;
+  const references = flowRoleReferences(text3.value, flows.file);
   if (!references.ok) return references.issues;
   const testedBy = /* @__PURE__ */ new Map();
   for (const test2 of tests ?? []) if (!testedBy.has(test2.flow)) testedBy.set(test2.flow, test2.file);
@@ -89735,9 +90384,9 @@ async function validateSources(cwd, roles, flows, options) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
       result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
-      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
+      const tenants = (options.tenants ?? []).map((t7) => ({ ...t7, files: filesForTenant(loaded.value, t7.name).kept }));
       pushAll(result.issues, varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t7) => t7.name)])]));
     } else pushAll(result.issues, loaded.issues);
   }
   let tests;
@@ -89758,11 +90407,11 @@ async function validateSources(cwd, roles, flows, options) {
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t6) => ({
-    file: t6.file,
-    line: t6.line,
-    col: t6.col,
-    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t7) => ({
+    file: t7.file,
+    line: t7.line,
+    col: t7.col,
+    message: `warning: test "${t7.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 function testTenantOf(config, env) {
@@ -89793,6 +90442,583 @@ var init_validate = __esm({
     init_flow_files();
     init_role_files();
     init_embedded_flow_roles();
+  }
+});
+
+// src/core/apply/history/drift/classify.ts
+function lastApplied(records) {
+  let applied;
+  for (const record of records) {
+    if (record.state !== void 0) {
+      applied = new Map(Object.entries(record.state).map(([name, sha]) => [name, /* @__PURE__ */ new Set([sha])]));
+      continue;
+    }
+    applied ??= /* @__PURE__ */ new Map();
+    for (const change2 of record.changes) {
+      const from = change2.renamed_from ?? change2.name;
+      widen(applied, from, change2.action === "create" ? ABSENT : change2.before_sha256);
+      widen(applied, change2.name, change2.action === "delete" ? ABSENT : change2.after_sha256);
+      if (from !== change2.name) widen(applied, from, ABSENT);
+    }
+  }
+  return applied;
+}
+function widen(applied, name, sha) {
+  const set = applied.get(name) ?? /* @__PURE__ */ new Set([ABSENT]);
+  if (sha !== void 0) set.add(sha);
+  applied.set(name, set);
+}
+function classify(files, tenant, applied, name) {
+  if (files === tenant) return "in_sync";
+  if (applied === void 0) return "unclassified";
+  const left = applied.get(name) ?? /* @__PURE__ */ new Set([ABSENT]);
+  if (left.has(tenant)) return "pending";
+  if (tenant === ABSENT) return "deleted_outside";
+  if (files === ABSENT && [...left].every((sha) => sha === ABSENT)) return "created_outside";
+  return left.has(files) ? "drifted" : "conflict";
+}
+function driftExitCode(statuses) {
+  let code19 = 0;
+  for (const status of statuses) {
+    if (DRIFT_FOUND.has(status)) return 5;
+    if (status !== "in_sync") code19 = 2;
+  }
+  return code19;
+}
+var DRIFT_STATUSES, DRIFT_FOUND, ABSENT;
+var init_classify = __esm({
+  "src/core/apply/history/drift/classify.ts"() {
+    "use strict";
+    DRIFT_STATUSES = ["drifted", "conflict", "created_outside", "deleted_outside", "pending", "unclassified", "in_sync"];
+    DRIFT_FOUND = /* @__PURE__ */ new Set(["drifted", "conflict", "created_outside", "deleted_outside"]);
+    ABSENT = "absent";
+  }
+});
+
+// src/core/apply/history/drift/remedy.ts
+function driftRemedy(status, tenant, name) {
+  const t7 = `--tenant ${shellWord(tenant)} --target ${shellWord(name)}`;
+  switch (status) {
+    case "in_sync":
+      return void 0;
+    case "pending":
+      return `roleflow apply ${t7} applies the files`;
+    case "drifted":
+      return `roleflow apply ${t7} reverts the tenant to the files; roleflow pull ${t7} --force adopts the tenant's version into the files (for a pull request)`;
+    case "conflict":
+      return `roleflow plan ${t7} shows both; roleflow apply ${t7} keeps the files' version, roleflow pull ${t7} --force the tenant's`;
+    case "created_outside":
+      return `roleflow pull ${t7} adopts it into the files; roleflow apply ${t7} --prune deletes it`;
+    case "deleted_outside":
+      return `roleflow apply ${t7} creates it again; or delete its role file to let it go`;
+    case "unclassified":
+      return `roleflow plan ${t7} shows the difference (the journal has no record yet: apply once to start it)`;
+  }
+}
+var init_remedy = __esm({
+  "src/core/apply/history/drift/remedy.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
+// src/core/apply/history/drift/report.ts
+function isDriftError(entry) {
+  return "error" in entry;
+}
+function tenantDrift(input) {
+  const ignored = globMatcher(input.ignore);
+  const hidden = globMatcher(input.hide);
+  const applied = lastApplied(input.records);
+  const files = /* @__PURE__ */ new Map();
+  for (const f of input.files) if (ignored(f.name) === void 0) files.set(f.name, roleSha(f));
+  const remote = /* @__PURE__ */ new Map();
+  for (const r of input.remote) {
+    if (r.name === HISTORY_ROLE || ignored(r.name) !== void 0) continue;
+    remote.set(r.name, [...remote.get(r.name) ?? [], r]);
+  }
+  const names = /* @__PURE__ */ new Set([...files.keys(), ...remote.keys(), ...applied === void 0 ? [] : [...applied.keys()].filter((n) => ignored(n) === void 0)]);
+  const roles = [];
+  let hiddenCount = 0;
+  for (const name of names) {
+    if (hidden(name) !== void 0) {
+      hiddenCount++;
+      continue;
+    }
+    const held = remote.get(name) ?? [];
+    const tenantSha = held.length === 0 ? ABSENT : held.map(roleSha).sort().join(" ");
+    const filesSha = files.get(name) ?? ABSENT;
+    const status = classify(filesSha, tenantSha, applied, name);
+    const left = applied?.get(name);
+    const remedy = driftRemedy(status, input.tenant, name);
+    roles.push({
+      name,
+      status,
+      ...held.length > 0 && { ids: held.map((r) => r.id) },
+      files_sha256: orNull(filesSha),
+      tenant_sha256: orNull(tenantSha),
+      ...applied !== void 0 && { applied_sha256: [...left ?? [ABSENT]].map(orNull) },
+      ...remedy !== void 0 && { remedy }
+    });
+  }
+  const rank3 = (s) => DRIFT_STATUSES.indexOf(s);
+  roles.sort((a, b) => rank3(a.status) - rank3(b.status) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const summary2 = Object.fromEntries(DRIFT_STATUSES.map((s) => [s, 0]));
+  for (const r of roles) summary2[r.status]++;
+  const last = input.records.at(-1);
+  return {
+    tenant: input.tenant,
+    journal: last === void 0 ? null : { records: input.records.length, last: { id: last.id, time: last.time, actor: last.actor, commit: last.commit, status: last.status } },
+    summary: summary2,
+    roles,
+    hidden: hiddenCount
+  };
+}
+function orNull(sha) {
+  return sha === ABSENT ? null : sha;
+}
+var DRIFT_FORMAT_VERSION;
+var init_report3 = __esm({
+  "src/core/apply/history/drift/report.ts"() {
+    "use strict";
+    init_reserved();
+    init_matching();
+    init_record();
+    init_classify();
+    init_remedy();
+    DRIFT_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/apply/history/drift/render.ts
+function renderDriftText(doc) {
+  const several2 = doc.tenants.length > 1;
+  return doc.tenants.map((t7) => [...several2 ? [`=== tenant ${showName(t7.tenant)} ===`] : [], ...isDriftError(t7) ? [`Tenant ${quote(t7.tenant)} could not be asked: ${escapeControls(t7.error.message)}`] : tenantLines(t7)].join("\n")).join("\n\n");
+}
+function tenantLines(t7) {
+  const lines2 = [];
+  const last = t7.journal?.last;
+  lines2.push(
+    last === void 0 ? `Tenant ${quote(t7.tenant)}: the journal has no record, so differences cannot be told apart (apply once to start it).` : `Tenant ${quote(t7.tenant)} against the journal's last record ${showName(last.id)} (${last.time}, ${showName(last.actor)}${last.commit === null ? "" : ` at ${last.commit.slice(0, 7)}`}, ${last.status}).`
+  );
+  for (const role of t7.roles) {
+    if (role.status === "in_sync") continue;
+    const w = WORDS[role.status];
+    lines2.push(`  ${w.sign} ${w.label.padEnd(15)} ${showName(role.name)}: ${w.meaning}${several(role)}`);
+    lines2.push(`      ${role.remedy}`);
+  }
+  lines2.push(summaryLine2(t7));
+  return lines2;
+}
+function several(role) {
+  return (role.ids?.length ?? 0) > 1 ? ` (the tenant holds ${role.ids.length} Roles of this name)` : "";
+}
+function summaryLine2(t7) {
+  const parts = DRIFT_STATUSES.filter((s) => t7.summary[s] > 0).map((s) => `${t7.summary[s]} ${WORDS[s].label}`);
+  const hidden = t7.hidden > 0 ? `; ${plural(t7.hidden, "Role")} hidden by drift.ignore` : "";
+  return `Drift: ${parts.length === 0 ? "no Roles" : parts.join(", ")}${hidden}.`;
+}
+function driftMarker(tenant) {
+  return `roleflow:drift:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+}
+function driftIssue(t7, footer = "") {
+  const marker = driftMarker(t7.tenant);
+  const found = t7.roles.filter((r) => DRIFT_FOUND.has(r.status));
+  const shown = t7.roles.filter((r) => r.status !== "in_sync");
+  const lines2 = [`<!-- ${marker} -->`, `### roleflow drift — tenant ${mdCode(t7.tenant)}`, "", `**${mdText(summaryLine2(t7))}**`, ""];
+  if (found.length === 0) lines2.push("Nothing changed on the tenant behind roleflow's back: this issue is closed.", "");
+  if (shown.length > 0) {
+    lines2.push("| Role | status | what settles it |", "|---|---|---|");
+    for (const r of shown.slice(0, MAX_ROWS)) lines2.push(`| ${mdCode(r.name)} | ${WORDS[r.status].label} | ${mdCode(r.remedy)} |`);
+    if (shown.length > MAX_ROWS) lines2.push("", `…and ${shown.length - MAX_ROWS} more: \`roleflow drift --tenant ${shellWord(t7.tenant)}\` lists them all.`);
+    lines2.push("");
+  }
+  lines2.push("`drifted`: changed on the tenant since roleflow applied it. `pending`: merged, not applied yet. `roleflow apply` reverts a drift; `roleflow pull --target NAME` adopts a hand edit into the files for a pull request.");
+  if (footer !== "") lines2.push("", footer);
+  return { marker, title: `roleflow drift: tenant ${escapeControls(t7.tenant)}`, body: `${lines2.join("\n")}
+`, open: found.length > 0 };
+}
+var WORDS, MAX_ROWS;
+var init_render4 = __esm({
+  "src/core/apply/history/drift/render.ts"() {
+    "use strict";
+    init_safe_text();
+    init_markdown_parts();
+    init_display();
+    init_classify();
+    init_report3();
+    WORDS = {
+      in_sync: { label: "in sync", sign: "=", meaning: "the tenant holds what the files say" },
+      pending: { label: "pending", sign: ">", meaning: "the files changed since roleflow last applied them; the tenant is as roleflow left it" },
+      drifted: { label: "drifted", sign: "!", meaning: "changed on the tenant since roleflow last applied it; the files are as applied" },
+      conflict: { label: "conflict", sign: "!", meaning: "changed on the tenant and in the files since roleflow last applied it" },
+      created_outside: { label: "created outside", sign: "+", meaning: "on the tenant, never applied by roleflow, and in no role file" },
+      deleted_outside: { label: "deleted outside", sign: "-", meaning: "roleflow applied it, and the tenant no longer holds it" },
+      unclassified: { label: "unclassified", sign: "?", meaning: "the files and the tenant differ; the journal has no record to tell why" }
+    };
+    MAX_ROWS = 200;
+  }
+});
+
+// src/core/apply/history/drift/index.ts
+var init_drift = __esm({
+  "src/core/apply/history/drift/index.ts"() {
+    "use strict";
+    init_classify();
+    init_report3();
+    init_render4();
+    init_remedy();
+  }
+});
+
+// src/run/history/drift.ts
+var drift_exports = {};
+__export(drift_exports, {
+  drift: () => drift,
+  driftDocument: () => driftDocument
+});
+async function drift(options, ports) {
+  const { output } = ports;
+  const config = await configOf(options, ports);
+  const several2 = await severalTenants(config, options);
+  const names = several2 ?? [tenantNameOf(config, { tenant: oneTenant(options, ports, "drift"), baseUrl: options.baseUrl })];
+  const open5 = (name) => several2 === void 0 ? openOneTenant(ports, config, options, "drift") : ports.openTenant(config, { tenant: name }, { named: true });
+  const doc = await driftDocument({ cwd: ports.cwd, config, tenants: names, roles: options.roles }, { open: open5, warn: (line) => output.err(line) });
+  const reported = doc.tenants.filter((entry) => !isDriftError(entry));
+  if (options.notify === "issue") for (const entry of reported) entry.issue = driftIssue(entry);
+  if (options.json) output.json(doc);
+  else output.out(renderDriftText(doc));
+  for (const entry of reported) {
+    if (entry.issue === void 0 || options.json) continue;
+    output.err(`notify: the issue of tenant ${quote(entry.tenant)} is to be ${entry.issue.open ? "open" : "closed"}: the Action's command: drift with notify: issue posts it (--json holds its title and body)`);
+  }
+  const failed3 = doc.tenants.filter(isDriftError);
+  for (const entry of failed3) output.err(`error: tenant ${quote(entry.tenant)}: ${entry.error.message}`);
+  if (failed3.length > 0) return ExitCode.Error;
+  return options.detailedExitcode ? driftExitCode(reported.flatMap((entry) => entry.roles.map((r) => r.status))) : ExitCode.Ok;
+}
+async function driftDocument(opts, ports) {
+  const { cwd, config } = opts;
+  const files = await loadRoleFiles(cwd, rolesDirOf(cwd, config, opts.roles));
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const tenants = [];
+  for (const name of opts.tenants) {
+    const rendered2 = roleFilesForTenant(files.value, name, tenantVars(config, name));
+    if (!rendered2.ok) throw new InvalidFilesError(rendered2.issues);
+    const tenant = await ports.open(name);
+    try {
+      const remote = await tenant.client.listRoles();
+      const { records } = await readRecords(openJournal(cwd, config, tenant), ports.warn);
+      tenants.push(tenantDrift({ tenant: name, files: rendered2.value.kept, remote, records, ignore: config.roles.ignore, hide: config.drift.ignore }));
+    } catch (error2) {
+      if (!isTenantFailure(error2) || opts.tenants.length === 1) throw error2;
+      tenants.push({ tenant: name, error: { code: error2.code, message: error2.message } });
+    } finally {
+      await tenant.close();
+    }
+  }
+  return { format_version: DRIFT_FORMAT_VERSION, tenants };
+}
+var init_drift2 = __esm({
+  "src/run/history/drift.ts"() {
+    "use strict";
+    init_config2();
+    init_errors();
+    init_drift();
+    init_roles();
+    init_tenants2();
+    init_role_files();
+    init_open_tenant();
+    init_ports();
+    init_tenants3();
+    init_journal();
+  }
+});
+
+// src/run/history/role-contents.ts
+function commitsBefore(records, upTo) {
+  return records.slice(0, upTo + 1).reverse().map((r) => r.commit);
+}
+var MAX_COMMITS, RoleContents;
+var init_role_contents = __esm({
+  "src/run/history/role-contents.ts"() {
+    "use strict";
+    init_config2();
+    init_history();
+    init_roles();
+    init_commit_roles();
+    MAX_COMMITS = 30;
+    RoleContents = class {
+      constructor(cwd, config, tenant, records) {
+        this.cwd = cwd;
+        this.config = config;
+        this.tenant = tenant;
+        for (const r of records) for (const [sha, fields] of Object.entries(r.before_content ?? {})) if (roleSha(fields) === sha) this.kept.set(sha, fields);
+      }
+      kept = /* @__PURE__ */ new Map();
+      commits = /* @__PURE__ */ new Map();
+      /** The fields of `sha`: kept by the journal, else in the first of `commits` (newest first) that holds them. */
+      async find(sha, commits) {
+        const kept = this.kept.get(sha);
+        if (kept !== void 0) return kept;
+        const distinct = [...new Set(commits.filter((c) => c !== null))].slice(0, MAX_COMMITS);
+        for (const commit of distinct) {
+          const found = (await this.rolesAt(commit)).get(sha);
+          if (found !== void 0) return found;
+        }
+        return void 0;
+      }
+      rolesAt(commit) {
+        let roles = this.commits.get(commit);
+        if (roles === void 0) {
+          roles = this.read(commit);
+          this.commits.set(commit, roles);
+        }
+        return roles;
+      }
+      async read(commit) {
+        const found = /* @__PURE__ */ new Map();
+        try {
+          const at = await loadCommitRoles(this.cwd, this.config, commit, void 0);
+          const rendered2 = roleFilesForTenant(at.files, this.tenant, tenantVars(at.config, this.tenant));
+          if (!rendered2.ok) return found;
+          for (const f of rendered2.value.kept) {
+            const fields = { name: f.name, description: f.description, content: f.content };
+            found.set(roleSha(fields), fields);
+          }
+        } catch {
+        }
+        return found;
+      }
+    };
+  }
+});
+
+// src/run/history/history.ts
+var history_exports = {};
+__export(history_exports, {
+  findRecord: () => findRecord,
+  history: () => history,
+  historyDocument: () => historyDocument,
+  historyShow: () => historyShow,
+  journalRecords: () => journalRecords,
+  showRecord: () => showRecord
+});
+async function journalRecords(cwd, config, tenant, ports) {
+  if (config.history.store === "file") {
+    const store = fileJournal(cwd, config, tenant);
+    return { ...await readRecords(store, ports.warn), store };
+  }
+  const open5 = await ports.open(tenant);
+  try {
+    const store = openJournal(cwd, config, open5);
+    return { ...await readRecords(store, ports.warn), store };
+  } finally {
+    await open5.close();
+  }
+}
+async function history(options, ports) {
+  const { config, tenant, reader } = await journalOf2(options, ports, "history");
+  const doc = await historyDocument({ cwd: ports.cwd, config, tenant, limit: options.limit }, reader);
+  if (options.json) ports.output.json(doc);
+  else ports.output.out(renderHistoryText(doc));
+  return ExitCode.Ok;
+}
+async function historyShow(options, ports) {
+  const { config, tenant, reader } = await journalOf2(options, ports, "history show");
+  const shown = await showRecord({ cwd: ports.cwd, config, tenant, id: options.id, diff: options.diff }, reader);
+  if (options.json) ports.output.json(recordDocument(tenant, shown.record, shown.diffs));
+  else ports.output.out(renderRecordText(shown.record, shown.diffs));
+  return ExitCode.Ok;
+}
+async function journalOf2(options, ports, verb) {
+  const config = await configOf(options, ports);
+  const tenant = tenantNameOf(config, { tenant: oneTenant(options, ports, verb), baseUrl: options.baseUrl });
+  return { config, tenant, reader: { open: (name) => openOneTenant(ports, config, options, verb, name), warn: (line) => ports.output.err(line) } };
+}
+async function historyDocument(opts, ports) {
+  const { records, store, skipped: skipped2 } = await journalRecords(opts.cwd, opts.config, opts.tenant, ports);
+  return {
+    format_version: HISTORY_FORMAT_VERSION,
+    tenant: opts.tenant,
+    store: store.kind === "file" ? { kind: "file", path: store.where } : { kind: "tenant", role: HISTORY_ROLE },
+    total: records.length,
+    records: records.slice(-opts.limit).reverse().map(({ before_content: _content, ...record }) => record),
+    skipped: skipped2
+  };
+}
+function findRecord(records, id, tenant) {
+  const exact = records.findIndex((r) => r.id === id);
+  if (exact !== -1) return exact;
+  const matches = id === "" ? [] : records.flatMap((r, i) => r.id.startsWith(id) ? [i] : []);
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) throw new RoleflowError(`${quote(id)} is the start of ${matches.length} journal records of tenant ${quote(tenant)} (${matches.slice(0, 3).map((i) => records[i].id).join(", ")}…): give more of the id`, "usage");
+  throw new RoleflowError(`no journal record ${quote(id)} for tenant ${quote(tenant)}: roleflow history --tenant ${showName(tenant)} lists them`, "usage");
+}
+async function showRecord(opts, ports) {
+  const { records } = await journalRecords(opts.cwd, opts.config, opts.tenant, ports);
+  const index = findRecord(records, opts.id, opts.tenant);
+  const record = records[index];
+  if (!opts.diff) return { record };
+  const contents = new RoleContents(opts.cwd, opts.config, opts.tenant, records);
+  const before = commitsBefore(records, index - 1);
+  const after2 = [record.commit, ...before];
+  const side2 = async (sha, commits) => {
+    if (sha === void 0) return void 0;
+    return await contents.find(sha, commits) ?? { missing: `the content of ${sha.slice(0, 15)}… is neither kept by the journal nor in the role files of the commits it names` };
+  };
+  const diffs = [];
+  for (const change2 of record.changes) diffs.push({ before: await side2(change2.before_sha256, before), after: await side2(change2.after_sha256, after2) });
+  return { record, diffs };
+}
+var init_history2 = __esm({
+  "src/run/history/history.ts"() {
+    "use strict";
+    init_errors();
+    init_history();
+    init_roles();
+    init_journal_file();
+    init_open_tenant();
+    init_ports();
+    init_tenants3();
+    init_journal();
+    init_role_contents();
+  }
+});
+
+// src/run/history/rollback.ts
+var rollback_exports = {};
+__export(rollback_exports, {
+  planRollback: () => planRollback,
+  rollback: () => rollback
+});
+import { resolve as resolve30 } from "node:path";
+async function rollback(options, ports) {
+  const { output } = ports;
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+  const config = await configOf(options, ports);
+  const planned = await planRollback(
+    { cwd: ports.cwd, config, to: options.to, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune === true, now: ports.clock.now() },
+    { open: () => openOneTenant(ports, config, options, "rollback"), warn: (line) => output.err(line) }
+  );
+  const { plan: plan2, tenant } = planned;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  output.err(`Rolling tenant ${tenant.target.name} back to ${planned.target}.`);
+  const shown = renderPlanText(plan2, { color: output.color(options.json || options.out !== void 0 ? "stderr" : "stdout"), rolesDir: "" });
+  if (options.out !== void 0) {
+    await tenant.close();
+    output.out(shown);
+    if (plan2.guards.length > 0) {
+      output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${options.out}: guards refuse it.`].join("\n"));
+      return ExitCode.Refused;
+    }
+    await savePlan(resolve30(ports.cwd, options.out), plan2);
+    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}`);
+    return ExitCode.Ok;
+  }
+  const flags = {
+    json: options.json,
+    autoApprove: options.autoApprove,
+    concurrency: options.concurrency ?? config.roles.concurrency,
+    protect: config.roles.protect,
+    saveAndApply: `roleflow rollback --to ${shellWord(options.to)} --out plan.json && roleflow apply plan.json`,
+    journal: { config, command: "rollback", rollbackOf: planned.rollbackOf, commit: planned.commit }
+  };
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  const ends = approved === "approved" || approved[0]?.status === "no_changes" ? [await carryOutPlan(ports, plan2, tenant, flags, false, planned.remote)] : approved;
+  if (options.json) printApplyJson(ports, ends, void 0);
+  return ends[0].code;
+}
+async function planRollback(opts, ports) {
+  const tenant = await ports.open();
+  let target;
+  try {
+    const { records } = await readRecords(openJournal(opts.cwd, opts.config, tenant), ports.warn);
+    target = await rollbackTarget(opts, records, tenant.target.name);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  const fresh = await makeFreshPlan({
+    cwd: opts.cwd,
+    config: target.config,
+    rolesDir: rolesDirOf(opts.cwd, opts.config, void 0),
+    prune: opts.prune,
+    allowEmptyPrune: opts.allowEmptyPrune,
+    open: () => Promise.resolve(tenant),
+    now: opts.now,
+    files: Promise.resolve({ ok: true, value: target.files })
+  });
+  fresh.plan.rollback_of = target.rollbackOf;
+  return { ...fresh, rollbackOf: target.rollbackOf, target: target.target, commit: target.commit };
+}
+async function rollbackTarget(opts, records, tenant) {
+  const exact = records.findIndex((r) => r.id === opts.to);
+  if (exact !== -1) return recordTarget(opts, records, exact, tenant);
+  const commit = await resolveCommit(opts.cwd, opts.to).catch(() => void 0);
+  const prefixed = records.filter((r) => opts.to !== "" && r.id.startsWith(opts.to));
+  if (commit !== void 0 && prefixed.length > 0) {
+    throw new RoleflowError(`${quote(opts.to)} names both commit ${commit.commit.slice(0, 12)} and journal record ${prefixed[0].id}: give the whole id, or more of the commit`, "usage");
+  }
+  if (commit !== void 0) {
+    const at = await loadCommitRoles(opts.cwd, opts.config, opts.to, void 0);
+    return { files: at.files, config: at.config, rollbackOf: at.at.commit, target: `commit ${at.at.commit.slice(0, 7)} (${opts.to})`, commit: at.at.commit };
+  }
+  if (prefixed.length === 0) {
+    throw new RoleflowError(`${quote(opts.to)} is neither a journal record of tenant ${quote(tenant)} (roleflow history lists them) nor a commit of this repository`, "usage");
+  }
+  return recordTarget(opts, records, findRecord(records, opts.to, tenant), tenant);
+}
+async function recordTarget(opts, records, index, tenant) {
+  const record = records[index];
+  const state = new Map(Object.entries(record.state ?? lastState(records.slice(0, index)) ?? {}));
+  const pinned = /* @__PURE__ */ new Map();
+  for (const change2 of [...record.changes].reverse()) {
+    state.delete(change2.name);
+    if (change2.action === "create" || change2.before_sha256 === void 0) continue;
+    const name = change2.renamed_from ?? change2.name;
+    state.set(name, change2.before_sha256);
+    if (change2.renamed_from !== void 0 && change2.id !== void 0) pinned.set(name, change2.id);
+  }
+  const contents = new RoleContents(opts.cwd, opts.config, tenant, records);
+  const commits = commitsBefore(records, index);
+  const files = [];
+  const unknown = [];
+  for (const [name, sha] of [...state.entries()].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const fields = await contents.find(sha, commits);
+    if (fields === void 0) {
+      unknown.push(name);
+      continue;
+    }
+    const id = pinned.get(name);
+    files.push({ file: `record ${record.id}: ${name}`, name: fields.name, description: escapeVars(fields.description), content: escapeVars(fields.content), ...id !== void 0 && { id }, at: { name: { line: 1, col: 1 } } });
+  }
+  if (unknown.length > 0) {
+    throw new RoleflowError(
+      `cannot roll tenant ${quote(tenant)} back to before record ${record.id}: the content of ${unknown.map((n) => quote(n)).join(", ")} is neither kept by the journal nor in the role files of the commits it names (roleflow rollback --to COMMIT goes back to a commit's files)`
+    );
+  }
+  return { files, config: opts.config, rollbackOf: record.id, target: `the tenant before record ${record.id}`, commit: null };
+}
+var init_rollback = __esm({
+  "src/run/history/rollback.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_plan_file();
+    init_ports();
+    init_applying();
+    init_tenants3();
+    init_history();
+    init_roles();
+    init_commit_roles();
+    init_git_tree();
+    init_role_files();
+    init_history2();
+    init_journal();
+    init_fresh_plan();
+    init_role_contents();
   }
 });
 
@@ -90100,10 +91326,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error2, message: message2 = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error2, message: message3 = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error2 != null ? error2 : new BottleneckError$1(message2));
+              this._reject(error2 != null ? error2 : new BottleneckError$1(message3));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -90239,18 +91465,18 @@ var require_light = __commonJS({
             return clearInterval(this.heartbeat);
           }
         }
-        async __publish__(message2) {
+        async __publish__(message3) {
           await this.yieldLoop();
-          return this.instance.Events.trigger("message", message2.toString());
+          return this.instance.Events.trigger("message", message3.toString());
         }
         async __disconnect__(flush) {
           await this.yieldLoop();
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve29, reject2) {
-            return setTimeout(resolve29, t6);
+        yieldLoop(t7 = 0) {
+          return new this.Promise(function(resolve32, reject2) {
+            return setTimeout(resolve32, t7);
           });
         }
         computePenalty() {
@@ -90461,15 +91687,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve29, returned, task;
+          var args, cb, error2, reject2, resolve32, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve29, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve32, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve29(returned);
+                  return resolve32(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -90484,13 +91710,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve29;
-          resolve29 = reject2 = null;
+          var promise, reject2, resolve32;
+          resolve32 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve29 = _resolve;
+            resolve32 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve29, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve32, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -90752,8 +91978,8 @@ var require_light = __commonJS({
           channel_client() {
             return `b_${this.id}_${this._store.clientId}`;
           }
-          publish(message2) {
-            return this._store.__publish__(message2);
+          publish(message3) {
+            return this._store.__publish__(message3);
           }
           disconnect(flush = true) {
             return this._store.__disconnect__(flush);
@@ -90876,9 +92102,9 @@ var require_light = __commonJS({
               return this.Events.trigger("error", e);
             });
           }
-          _dropAllQueued(message2) {
+          _dropAllQueued(message3) {
             return this._queues.shiftAll(function(job2) {
-              return job2.doDrop({ message: message2 });
+              return job2.doDrop({ message: message3 });
             });
           }
           stop(options = {}) {
@@ -90891,14 +92117,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve29, reject2) => {
+              return new this.Promise((resolve32, reject2) => {
                 if (finished()) {
-                  return resolve29();
+                  return resolve32();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve29();
+                      return resolve32();
                     }
                   });
                 }
@@ -90991,9 +92217,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve29, reject2) {
+              return new this.Promise(function(resolve32, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve29)(args3);
+                  return (args3[0] != null ? reject2 : resolve32)(args3);
                 });
               });
             };
@@ -91161,22 +92387,22 @@ function toCommandProperties(annotationProperties) {
 }
 
 // node_modules/@actions/core/lib/command.js
-function issueCommand(command, properties, message2) {
-  const cmd = new Command(command, properties, message2);
+function issueCommand(command, properties, message3) {
+  const cmd = new Command(command, properties, message3);
   process.stdout.write(cmd.toString() + os.EOL);
 }
-function issue(name, message2 = "") {
-  issueCommand(name, {}, message2);
+function issue(name, message3 = "") {
+  issueCommand(name, {}, message3);
 }
 var CMD_STRING = "::";
 var Command = class {
-  constructor(command, properties, message2) {
+  constructor(command, properties, message3) {
     if (!command) {
       command = "missing.command";
     }
     this.command = command;
     this.properties = properties;
-    this.message = message2;
+    this.message = message3;
   }
   toString() {
     let cmdStr = CMD_STRING + this.command;
@@ -91212,7 +92438,7 @@ function escapeProperty(s) {
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os2 from "os";
-function issueFileCommand(command, message2) {
+function issueFileCommand(command, message3) {
   const filePath = process.env[`GITHUB_${command}`];
   if (!filePath) {
     throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -91220,7 +92446,7 @@ function issueFileCommand(command, message2) {
   if (!fs.existsSync(filePath)) {
     throw new Error(`Missing file at path: ${filePath}`);
   }
-  fs.appendFileSync(filePath, `${toCommandValue(message2)}${os2.EOL}`, {
+  fs.appendFileSync(filePath, `${toCommandValue(message3)}${os2.EOL}`, {
     encoding: "utf8"
   });
 }
@@ -91299,11 +92525,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve29) {
-      resolve29(value);
+    return value instanceof P ? value : new P(function(resolve32) {
+      resolve32(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve29, reject2) {
+  return new (P || (P = Promise))(function(resolve32, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -91319,7 +92545,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve32(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -91429,8 +92655,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text2, addEOL = false) {
-    this._buffer += text2;
+  addRaw(text3, addEOL = false) {
+    this._buffer += text3;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -91526,10 +92752,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text2, level) {
+  addHeading(text3, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text2);
+    const element = this.wrap(allowedTag, text3);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -91558,9 +92784,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text2, cite) {
+  addQuote(text3, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text2, attrs);
+    const element = this.wrap("blockquote", text3, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -91571,8 +92797,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text2, href) {
-    const element = this.wrap("a", text2, { href });
+  addLink(text3, href) {
+    const element = this.wrap("a", text3, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -91598,11 +92824,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve29) {
-      resolve29(value);
+    return value instanceof P ? value : new P(function(resolve32) {
+      resolve32(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve29, reject2) {
+  return new (P || (P = Promise))(function(resolve32, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -91618,7 +92844,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve32(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -91660,24 +92886,24 @@ function setOutput(name, value) {
   process.stdout.write(os4.EOL);
   issueCommand("set-output", { name }, toCommandValue(value));
 }
-function setFailed(message2) {
+function setFailed(message3) {
   process.exitCode = ExitCode2.Failure;
-  error(message2);
+  error(message3);
 }
-function debug(message2) {
-  issueCommand("debug", {}, message2);
+function debug(message3) {
+  issueCommand("debug", {}, message3);
 }
-function error(message2, properties = {}) {
-  issueCommand("error", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function error(message3, properties = {}) {
+  issueCommand("error", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function warning(message2, properties = {}) {
-  issueCommand("warning", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function warning(message3, properties = {}) {
+  issueCommand("warning", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function notice(message2, properties = {}) {
-  issueCommand("notice", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+function notice(message3, properties = {}) {
+  issueCommand("notice", toCommandProperties(properties), message3 instanceof Error ? message3.toString() : message3);
 }
-function info(message2) {
-  process.stdout.write(message2 + os4.EOL);
+function info(message3) {
+  process.stdout.write(message3 + os4.EOL);
 }
 function startGroup(name) {
   issue("group", name);
@@ -91700,7 +92926,7 @@ function group(name, fn) {
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
-import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve4 } from "node:path";
 
 // action/src/toolkit.ts
 init_redact();
@@ -91717,8 +92943,8 @@ var Toolkit = class {
     this.secrets.push(value);
     for (const line of value.split(/\r?\n/)) if (line.trim() !== "") setSecret(line);
   }
-  redact(text2) {
-    return redactSecrets(text2, this.secrets);
+  redact(text3) {
+    return redactSecrets(text3, this.secrets);
   }
   /**
    * Parsed data with every string value masked (keys untouched): masking JSON as text first could
@@ -91727,13 +92953,13 @@ var Toolkit = class {
   redactValues(value) {
     return makeRedactor(this.secrets).values(value);
   }
-  info(text2) {
-    if (text2 === "") return;
-    info(this.clean(text2.endsWith("\n") ? text2.slice(0, -1) : text2));
+  info(text3) {
+    if (text3 === "") return;
+    info(this.clean(text3.endsWith("\n") ? text3.slice(0, -1) : text3));
   }
   /** Shown only when the run is re-run with debug logging (`ACTIONS_STEP_DEBUG`). */
-  debug(text2) {
-    debug(this.clean(text2));
+  debug(text3) {
+    debug(this.clean(text3));
   }
   /** `fn`'s log folded under a title the reader can open. */
   group(title, fn) {
@@ -91756,18 +92982,18 @@ var Toolkit = class {
 `);
     }
   }
-  notice(message2, at) {
-    notice(this.clean(message2), this.properties(at));
+  notice(message3, at) {
+    notice(this.clean(message3), this.properties(at));
   }
-  warning(message2, at) {
-    warning(this.clean(message2), this.properties(at));
+  warning(message3, at) {
+    warning(this.clean(message3), this.properties(at));
   }
-  error(message2, at) {
-    error(this.clean(message2), this.properties(at));
+  error(message3, at) {
+    error(this.clean(message3), this.properties(at));
   }
   /** An error annotation that also fails the step (exit code 1). */
-  setFailed(message2) {
-    setFailed(this.clean(message2));
+  setFailed(message3) {
+    setFailed(this.clean(message3));
   }
   setOutput(name, value) {
     setOutput(name, this.redact(String(value)));
@@ -91778,8 +93004,8 @@ var Toolkit = class {
     await summary.addRaw(this.clean(markdown), !markdown.endsWith("\n")).write();
     return true;
   }
-  clean(text2) {
-    return escapeStray(this.redact(text2), false);
+  clean(text3) {
+    return escapeStray(this.redact(text3), false);
   }
   properties(at) {
     return {
@@ -91795,8 +93021,8 @@ var ActionInputError = class extends Error {
 };
 
 // action/src/tenants/tenant-inputs.ts
-function parseTenantNames(text2) {
-  const names = text2.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+function parseTenantNames(text3) {
+  const names = text3.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
   for (const name of names) {
     if (/\s/.test(name)) throw new ActionInputError(`input "tenant": "${name}" is not a tenant name (one name per line)`);
   }
@@ -91822,29 +93048,32 @@ function checkTenantInputs(command, selection, promote2) {
   }
   const stray = ["from", "to", "report"].filter((name) => promote2[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
-  if (isSeveral(selection) && command !== "plan" && command !== "apply") {
+  if (isSeveral(selection) && !["plan", "apply", "drift"].includes(command)) {
     throw new ActionInputError(
-      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan and apply; run ${command} in a matrix of jobs, one tenant each`
+      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan, apply and drift; run ${command} in a matrix of jobs, one tenant each`
     );
   }
   return void 0;
 }
 
 // action/src/inputs.ts
-var COMMANDS = ["plan", "apply", "test", "merge", "promote", "preview"];
+var COMMANDS = ["plan", "apply", "test", "merge", "promote", "preview", "drift"];
 function readInputs(kit) {
   const githubToken = getInput("github-token");
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === getInput("command"));
-  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(getInput("command"))}"`);
+  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote, preview or drift, not "${kit.redact(getInput("command"))}"`);
   const { rest: args, allows: argAllows } = takeAllows(splitArgs(getInput("args")));
   const allows = [...getInput("allow").split("\n").map((l) => l.trim()).filter((l) => l !== ""), ...argAllows];
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
-  const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
+  const workingDirectory = isAbsolute2(dir) ? dir : resolve4(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
   const promote2 = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
+  const notify = getInput("notify");
+  if (notify !== "" && notify !== "issue") throw new ActionInputError(`input "notify" must be issue (or empty), not "${kit.redact(notify)}"`);
+  if (notify !== "" && command !== "drift") throw new ActionInputError(`input "notify" is for command: drift, not ${command}`);
   return {
     command,
     args,
@@ -91860,7 +93089,8 @@ function readInputs(kit) {
     failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
     regressionThreshold: getInput("regression-threshold"),
     base: getInput("base"),
-    allows
+    allows,
+    notify
   };
 }
 function takeAllows(args) {
@@ -91874,17 +93104,17 @@ function takeAllows(args) {
   }
   return { rest, allows };
 }
-function splitArgs(text2) {
+function splitArgs(text3) {
   const words3 = [];
   let word;
   let quote2;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
+  for (let i = 0; i < text3.length; i++) {
+    const ch = text3[i];
     if (quote2 === "'") {
       if (ch === "'") quote2 = void 0;
       else word += ch;
-    } else if (ch === "\\" && i + 1 < text2.length && (quote2 === void 0 || /["\\$`]/.test(text2[i + 1]))) {
-      word = (word ?? "") + text2[++i];
+    } else if (ch === "\\" && i + 1 < text3.length && (quote2 === void 0 || /["\\$`]/.test(text3[i + 1]))) {
+      word = (word ?? "") + text3[++i];
     } else if (quote2 === '"') {
       if (ch === '"') quote2 = void 0;
       else word += ch;
@@ -91930,7 +93160,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
+var import_clipanion20 = __toESM(require_advanced(), 1);
 
 // src/terminal/error-line.ts
 init_errors();
@@ -91940,17 +93170,17 @@ function describeError(error2, verbose, commandPath) {
   if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
   if (error2 instanceof RoleflowError) return `error: ${escapeControls(error2.message)}`;
   if (isUsageError(error2)) return describeUsageError(error2, commandPath);
-  const message2 = error2 instanceof Error ? error2.message || error2.name : String(error2);
+  const message3 = error2 instanceof Error ? error2.message || error2.name : String(error2);
   if (verbose && error2 instanceof Error && error2.stack) return `error: ${error2.stack.replace(/^Error: /, "")}`;
-  return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
+  return `error: ${escapeControls(message3.split("\n")[0])} (internal error; run with --verbose for details)`;
 }
 function isUsageError(error2) {
   const name = error2?.name;
   return name === "UsageError" || error2?.clipanion !== void 0;
 }
 function describeUsageError(error2, commandPath) {
-  const message2 = error2?.message ?? String(error2);
-  const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
+  const message3 = error2?.message ?? String(error2);
+  const first = message3.split("\n")[0].trim().replace(/[.:;]$/, "");
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
@@ -92463,11 +93693,16 @@ var PullCommand = class extends RoleflowCommand {
       \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
       \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
       (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
+
+      \`--target NAME_OR_GLOB\` (repeatable) pulls only the Roles it matches, and speaks only of
+      their files: \`roleflow drift\` names it to adopt a hand edit into the files. The apply
+      journal's Role (\`roleflow.history\`) is never pulled.
     `,
     examples: [
       ["Adopt the default tenant into roles/", "roleflow pull"],
       ["Pull staging into another folder", "roleflow pull --tenant staging --roles staging-roles"],
-      ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
+      ["Overwrite local edits with what the tenant holds", "roleflow pull --force"],
+      ["Adopt one Role edited on the tenant into its file (drift said it drifted)", "roleflow pull --target support-agent --force"]
     ]
   });
   tenants = tenantsOption();
@@ -92475,11 +93710,12 @@ var PullCommand = class extends RoleflowCommand {
   wsUrl = wsUrlOption();
   roles = rolesOption();
   force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  targets = import_clipanion10.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files" });
   json = jsonOption("Print what was written as JSON on stdout");
   async execute() {
     const { pull: pull2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
-    const { tenants, baseUrl, wsUrl, roles, force, json: json2 } = this;
-    return pull2({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json: json2 }, this.ports);
+    const { tenants, baseUrl, wsUrl, roles, force, json: json2, targets } = this;
+    return pull2({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json: json2, targets }, this.ports);
   }
 };
 
@@ -92805,8 +94041,163 @@ var ValidateCommand = class extends RoleflowCommand {
   }
 };
 
+// src/commands/history/drift.ts
+var import_clipanion16 = __toESM(require_advanced(), 1);
+var t6 = __toESM(require_lib(), 1);
+var DriftCommand = class extends RoleflowCommand {
+  static paths = [["drift"]];
+  static usage = import_clipanion16.Command.Usage({
+    category: "History, rollback and drift",
+    description: "How each Role stands against the files and what roleflow last applied (read-only)",
+    details: `
+      Read-only, whatever its flags: it lists the tenant and reads the journal, and sends no change.
+      Each Role is \`in sync\` (the tenant holds what the files say), \`pending\` (the files changed
+      since roleflow last applied them; the tenant is as applied: a merge not applied yet),
+      \`drifted\` (changed on the tenant since roleflow applied it; the files are as applied: a hand
+      edit), \`conflict\` (both changed), \`created outside\` (on the tenant, never applied, in no
+      file) or \`deleted outside\` (applied, gone from the tenant). Without a journal, a difference
+      is \`unclassified\`. Each line names what settles it: \`apply\` puts the files back on the
+      tenant, \`pull --target NAME --force\` adopts a hand edit into the files.
+
+      \`drift.ignore\` globs in the config hide expected noise. \`--detailed-exitcode\`: 0 clean, 2
+      pending (or unclassified) Roles only, 5 a Role drifted, in conflict, or created or deleted
+      outside roleflow. \`--json\` is \`schemas/drift.schema.json\`; \`--notify issue\` adds each
+      tenant's GitHub issue (\`<!-- roleflow:drift:TENANT -->\`, open while anything drifted), which
+      the Action's \`command: drift\` with \`notify: issue\` opens, updates or closes.
+    `,
+    examples: [
+      ["Is production as roleflow left it?", "roleflow drift --tenant production"],
+      ["Nightly, every tenant (0 clean, 2 pending, 5 drifted)", "roleflow drift --all-tenants --detailed-exitcode"]
+    ]
+  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  roles = rolesOption();
+  json = jsonOption("Print the result as JSON on stdout");
+  detailedExitcode = import_clipanion16.Option.Boolean("--detailed-exitcode", false, { description: "Exit 5 when a Role drifted, 2 when Roles are pending only, 0 when clean" });
+  notify = import_clipanion16.Option.String("--notify", { description: "issue: add each tenant's GitHub issue to the result (the Action posts it)", validator: t6.isEnum(["issue"]) });
+  async execute() {
+    const { drift: drift2 } = await Promise.resolve().then(() => (init_drift2(), drift_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, json: json2, detailedExitcode, notify } = this;
+    return drift2({ ...this.common, tenants, baseUrl, wsUrl, allTenants, roles, json: json2, detailedExitcode, notify }, this.ports);
+  }
+};
+
+// src/commands/history/history.ts
+var import_clipanion17 = __toESM(require_advanced(), 1);
+var HistoryCommand = class extends RoleflowCommand {
+  static paths = [["history"]];
+  static usage = import_clipanion17.Command.Usage({
+    category: "History, rollback and drift",
+    description: "The apply journal: who applied what, when, from which commit and run",
+    details: `
+      Every \`apply\`, \`promote\` and \`rollback\` (and \`preview\`'s applies) appends a record per
+      tenant to its journal: \`history\` lists the tenant's newest records, newest first — id, when,
+      who, the commit, the changes (\`+1 ~3 -0\`) and how it ended (\`completed\`, \`failed\`,
+      \`interrupted\`; a record never completed, its process killed, reads as interrupted).
+      \`roleflow history show ID\` shows one.
+
+      The journal is \`.roleflow/history/<tenant>.jsonl\` beside the config (read without asking the
+      tenant), or with \`history: {store: tenant}\` the tenant's reserved Role \`roleflow.history\`.
+      \`--json\` is \`schemas/history.schema.json\`.
+    `,
+    examples: [
+      ["The last applies to production", "roleflow history --tenant production"],
+      ["All of them, as JSON", "roleflow history --limit 1000 --json"]
+    ]
+  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  limit = numberOptionOr("--limit", "20", "How many records, newest first (default 20)", { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+  json = jsonOption("Print the records as JSON on stdout");
+  async execute() {
+    const { history: history2 } = await Promise.resolve().then(() => (init_history2(), history_exports));
+    const { tenants, baseUrl, wsUrl, json: json2 } = this;
+    return history2({ ...this.common, tenants, baseUrl, wsUrl, json: json2, limit: Number(this.limit) }, this.ports);
+  }
+};
+
+// src/commands/history/history-show.ts
+var import_clipanion18 = __toESM(require_advanced(), 1);
+var HistoryShowCommand = class extends RoleflowCommand {
+  static paths = [["history", "show"]];
+  static usage = import_clipanion18.Command.Usage({
+    category: "History, rollback and drift",
+    description: "One journal record, with its content diffs",
+    details: `
+      Shows record ID of the tenant's journal (its id, or the start of exactly one id): when, who,
+      the commit, ref and run, and each change with its outcome. \`--diff\` adds each change's
+      content diff: the content after, from the role files of the record's commit (read with git,
+      rendered for the tenant); before, from the content the journal kept (a hand edit roleflow
+      overwrote) or the files of an earlier record's commit. An ID the journal does not hold is one
+      line, exit 1.
+    `,
+    examples: [
+      ["What one apply did", "roleflow history show 20261128-064326-a1b2"],
+      ["With the content it changed", "roleflow history show 20261128-0643 --diff"]
+    ]
+  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  id = import_clipanion18.Option.String({ name: "ID" });
+  diff = import_clipanion18.Option.Boolean("--diff", false, { description: "Each change's content diff" });
+  json = jsonOption("Print the record (and with --diff each side of each change) as JSON on stdout");
+  async execute() {
+    const { historyShow: historyShow2 } = await Promise.resolve().then(() => (init_history2(), history_exports));
+    const { tenants, baseUrl, wsUrl, id, diff, json: json2 } = this;
+    return historyShow2({ ...this.common, tenants, baseUrl, wsUrl, id, diff, json: json2 }, this.ports);
+  }
+};
+
+// src/commands/history/rollback.ts
+var import_clipanion19 = __toESM(require_advanced(), 1);
+var RollbackCommand = class extends RoleflowCommand {
+  static paths = [["rollback"]];
+  static usage = import_clipanion19.Command.Usage({
+    category: "History, rollback and drift",
+    description: "Plan and apply the way back to a commit, or to the tenant before a journal record",
+    details: `
+      \`--to COMMIT\`: the role files of that commit (read with git, not the work tree, with its
+      \`vars\` and \`tenants:\`). \`--to ID\`: the Roles the tenant held right before journal record ID
+      (an id, or the start of exactly one), each from the content the journal kept (a hand edit an
+      apply overwrote) or from the role files of the commits the journal names; a Role found in
+      neither stops it (exit 1, naming it). An ID or commit that does not exist: one line, exit 1.
+
+      Then it is an ordinary plan: shown, refused by \`protect\`, \`max_deletes\` and the empty-prune
+      guard (exit 4, nothing sent), deleting Roles only with \`--prune\` (or \`roles.prune\`), asked
+      for on a terminal unless \`--auto-approve\` (refused without it when stdin is not one), and
+      carried out like \`apply\`, journalled with \`rollback_of\`. \`--out FILE\` saves the plan instead,
+      for review and \`roleflow apply FILE\` (refused if the tenant changed since).
+    `,
+    examples: [
+      ["Back to the Roles of a tag", "roleflow rollback --to v1.4.0 --tenant production"],
+      ["Undo one apply, hand edits it overwrote included", "roleflow rollback --to 20261128-064326-a1b2 --prune"],
+      ["Save the way back for review", "roleflow rollback --to HEAD~1 --out rollback.json && roleflow apply rollback.json"]
+    ]
+  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  to = import_clipanion19.Option.String("--to", { required: true, description: "A journal record id (roleflow history lists them), or a commit git knows" });
+  prune = import_clipanion19.Option.Boolean("--prune", { description: "Delete Roles the target does not have (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion19.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when the target has none" });
+  outFile = import_clipanion19.Option.String("--out", { description: "Save the plan for `roleflow apply FILE` instead of applying it" });
+  autoApprove = autoApproveOption("Apply without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the result of applying as JSON on stdout");
+  async execute() {
+    const { rollback: rollback2 } = await Promise.resolve().then(() => (init_rollback(), rollback_exports));
+    const { tenants, baseUrl, wsUrl, to, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
+    return rollback2({ ...this.common, tenants, baseUrl, wsUrl, to, prune: prune2, allowEmptyPrune, out: this.outFile, autoApprove, concurrency, json: json2 }, this.ports);
+  }
+};
+
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, HistoryCommand, HistoryShowCommand, RollbackCommand, DriftCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -92819,24 +94210,29 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion16.Builtins.HelpCommand);
-  cli.register(import_clipanion16.Builtins.VersionCommand);
+  cli.register(import_clipanion20.Builtins.HelpCommand);
+  cli.register(import_clipanion20.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion16.Cli {
+var RoleflowCli = class extends import_clipanion20.Cli {
   usage(...args) {
-    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
+    const text3 = withRequiredOptions(this, args[0], super.usage(...args));
+    const rollback2 = pathOfCommand(args[0])?.[0] === "rollback";
+    return namePlaceholders(rollback2 ? text3.replace(/--to #0/g, "--to ID|COMMIT") : text3);
   }
 };
-function withRequiredOptions(cli, command, text2) {
-  const paths = command;
-  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
-  if (path === void 0) return text2;
+function withRequiredOptions(cli, command, text3) {
+  const path = pathOfCommand(command);
+  if (path === void 0) return text3;
   const { usage, required } = requiredOptionsOf(cli, path);
-  return required.length === 0 ? text2 : text2.replace(`${usage}
+  return required.length === 0 ? text3 : text3.replace(`${usage}
 `, `${usage} ${required.join(" ")}
 `);
+}
+function pathOfCommand(command) {
+  const paths = command;
+  return paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
 }
 function requiredOptionsOf(cli, path) {
   const definition = cli.definitions().find((d) => d.path === ["roleflow", ...path].join(" "));
@@ -92858,6 +94254,8 @@ var VALUE_NAMES = {
   "--base-report": "FILE",
   "--from": "NAME",
   "--to": "NAME",
+  "--limit": "N",
+  "--notify": "issue",
   "--report": "FILE",
   "--target": "NAME_OR_GLOB",
   "--allow": "RULE",
@@ -92875,12 +94273,12 @@ var VALUE_NAMES = {
   "--lost-rate": "RATE",
   "--rate-limit": "N"
 };
-function namePlaceholders(text2) {
-  if (!text2.includes("#0")) return text2;
-  const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+function namePlaceholders(text3) {
+  if (!text3.includes("#0")) return text3;
+  const named2 = text3.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t7) => t7.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -93018,10 +94416,10 @@ var LineCapture = class extends Writable {
   chunks = [];
   pending = "";
   _write(chunk, _encoding, callback) {
-    const text2 = typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    this.chunks.push(text2);
+    const text3 = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    this.chunks.push(text3);
     if (this.onLine !== void 0) {
-      const lines2 = (this.pending + text2).split("\n");
+      const lines2 = (this.pending + text3).split("\n");
       this.pending = lines2.pop() ?? "";
       for (const line of lines2) this.onLine(line);
     }
@@ -93035,7 +94433,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join13, relative as relative10, resolve as resolve28, sep as sep10 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join13, relative as relative10, resolve as resolve31, sep as sep10 } from "node:path";
 
 // action/src/approvals.ts
 init_config_file();
@@ -93674,8 +95072,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject3 = val !== null && typeof val === "object";
-    const hasToJSON = isObject3 && typeof val.toJSON === "function";
+    const isObject4 = val !== null && typeof val === "object";
+    const hasToJSON = isObject4 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -93896,8 +95294,8 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context);
 };
-var JSONParseV2 = (text2, reviver) => {
-  return JSON.parse(text2, (key, value, context) => {
+var JSONParseV2 = (text3, reviver) => {
+  return JSON.parse(text3, (key, value, context) => {
     const isNumber3 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber3 && isOutOfBounds;
@@ -93955,8 +95353,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text2) => {
-  return text2.replace(
+var serializeBigInts = (text3) => {
+  return text3.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString = match[0] === '"';
@@ -93970,18 +95368,18 @@ var serializeBigInts = (text2) => {
     }
   );
 };
-var JSONParse = (text2, reviver) => {
-  if (!text2) return originalParse(text2, reviver);
+var JSONParse = (text3, reviver) => {
+  if (!text3) return originalParse(text3, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
-    const serializedData = serializeBigInts(text2);
+    if (isContextSourceSupported()) return JSONParseV2(text3, reviver);
+    const serializedData = serializeBigInts(text3);
     return originalParse(
       serializedData,
       (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text2);
+      const serializedData = serializeBigInts(text3);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -94004,8 +95402,8 @@ var RequestError = class extends Error {
    * Response object if a response was received
    */
   response;
-  constructor(message2, statusCode, options) {
-    super(message2, { cause: options.cause });
+  constructor(message3, statusCode, options) {
+    super(message3, { cause: options.cause });
     this.name = "HttpError";
     this.status = Number.parseInt(statusCode);
     if (Number.isNaN(this.status)) {
@@ -94073,22 +95471,22 @@ async function fetchWrapper(requestOptions) {
       ...requestOptions.body && { duplex: "half" }
     });
   } catch (error2) {
-    let message2 = "Unknown Error";
+    let message3 = "Unknown Error";
     if (error2 instanceof Error) {
       if (error2.name === "AbortError") {
         error2.status = 500;
         throw error2;
       }
-      message2 = error2.message;
+      message3 = error2.message;
       if (error2.name === "TypeError" && "cause" in error2) {
         if (error2.cause instanceof Error) {
-          message2 = error2.cause.message;
+          message3 = error2.cause.message;
         } else if (typeof error2.cause === "string") {
-          message2 = error2.cause;
+          message3 = error2.cause;
         }
       }
     }
-    const requestError = new RequestError(message2, 500, {
+    const requestError = new RequestError(message3, 500, {
       request: requestOptions
     });
     requestError.cause = error2;
@@ -94149,12 +95547,12 @@ async function getResponseData(response) {
   }
   const mimetype = parse3(contentType);
   if (isJSONResponse(mimetype)) {
-    let text2 = "";
+    let text3 = "";
     try {
-      text2 = await response.text();
-      return JSONParse(text2);
+      text3 = await response.text();
+      return JSONParse(text3);
     } catch (err) {
-      return text2;
+      return text3;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -94925,8 +96323,8 @@ throttling.triggersNotification = triggersNotification;
 // action/src/github.ts
 var import_undici3 = __toESM(require_undici(), 1);
 var GitHubApiError = class extends Error {
-  constructor(message2, status) {
-    super(message2);
+  constructor(message3, status) {
+    super(message3);
     this.status = status;
   }
   name = "GitHubApiError";
@@ -94966,7 +96364,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
+      log: { debug: (t7) => log.debug(t7), info: (t7) => log.debug(t7), warn: (t7) => log.info(t7), error: (t7) => log.info(t7) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -95037,6 +96435,39 @@ var GitHubClient = class {
       return data2.flatMap((p) => typeof p.number === "number" ? [p.number] : []);
     });
   }
+  /**
+   * The first open issue of `repository` that `matches` (pull requests, which the API lists with
+   * issues, are left out), reading its pages (100 a page, at most 50 pages) until it is found.
+   */
+  async findOpenIssue(repository, matches) {
+    const target = { repository, issueNumber: 0 };
+    return this.call("GET", `${this.repoPath(target)}/issues`, async () => {
+      const pages = this.octokit.paginate.iterator("GET /repos/{owner}/{repo}/issues", { ...this.repo(target), state: "open", per_page: 100 });
+      let count2 = 0;
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError("listing issues: the answer is not a list of issues", void 0);
+        const found = page.data.find((i) => i.pull_request === void 0 && matches(issueOf(i)));
+        if (found !== void 0) return issueOf(found);
+        if (++count2 >= 50) return void 0;
+      }
+      return void 0;
+    });
+  }
+  async createIssue(repository, title, body) {
+    const target = { repository, issueNumber: 0 };
+    return this.call("POST", `${this.repoPath(target)}/issues`, async () => {
+      const { data: data2 } = await this.octokit.request("POST /repos/{owner}/{repo}/issues", { ...this.repo(target), title, body });
+      return issueOf(data2);
+    });
+  }
+  /** Change an issue's title, body or state (`closed` closes it). */
+  async updateIssue(repository, number, change2) {
+    const target = { repository, issueNumber: number };
+    return this.call("PATCH", `${this.repoPath(target)}/issues/${number}`, async () => {
+      const { data: data2 } = await this.octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...this.repo(target), issue_number: number, ...change2 });
+      return issueOf(data2);
+    });
+  }
   async close() {
     await this.agent.close();
   }
@@ -95058,6 +96489,9 @@ var GitHubClient = class {
     }
   }
 };
+function issueOf(data2) {
+  return { number: data2.number, title: data2.title, body: data2.body, state: data2.state, html_url: data2.html_url };
+}
 function commentOf(data2) {
   return { id: Number(data2.id), body: data2.body, html_url: data2.html_url };
 }
@@ -95074,8 +96508,8 @@ function statusOf(err) {
   return typeof e.status === "number" && e.response !== void 0 ? e.status : void 0;
 }
 function reasonOf(data2) {
-  const message2 = typeof data2 === "object" && data2 !== null ? data2.message : void 0;
-  return typeof message2 === "string" && message2 !== "" ? `: ${message2.replace(/\s+/g, " ").slice(0, 200)}` : "";
+  const message3 = typeof data2 === "object" && data2 !== null ? data2.message : void 0;
+  return typeof message3 === "string" && message3 !== "" ? `: ${message3.replace(/\s+/g, " ").slice(0, 200)}` : "";
 }
 function pathOf(url) {
   return /^https?:/i.test(url) ? new URL(url).pathname : url;
@@ -95099,7 +96533,7 @@ async function approvedAllowFlags(ctx) {
   if (inputs.githubToken === "") return refuse3("the github-token input is empty, so the reviews cannot be read");
   const repository = kit.env["GITHUB_REPOSITORY"];
   if (!repository) return refuse3("GITHUB_REPOSITORY is not set");
-  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", inputs.githubToken, { info: (t6) => kit.info(t6), debug: (t6) => kit.debug(t6) });
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", inputs.githubToken, { info: (t7) => kit.info(t7), debug: (t7) => kit.debug(t7) });
   try {
     const sha = kit.env["GITHUB_SHA"];
     const numbers = ctx.pullRequest ? [ctx.pullRequest.issueNumber] : sha ? await client.pullRequestsOf(repository, sha) : [];
@@ -95148,11 +96582,11 @@ function markerLine(marker) {
 }
 async function upsertStickyComment(client, target, marker, body) {
   const line = markerLine(marker);
-  const text2 = body.startsWith(line) ? body : `${line}
+  const text3 = body.startsWith(line) ? body : `${line}
 ${body}`;
   const existing = await client.findComment(target, (c) => typeof c.body === "string" && c.body.trimStart().startsWith(line));
-  if (existing !== void 0) return { action: "updated", comment: await client.updateComment(target, existing.id, text2) };
-  return { action: "created", comment: await client.createComment(target, text2) };
+  if (existing !== void 0) return { action: "updated", comment: await client.updateComment(target, existing.id, text3) };
+  return { action: "created", comment: await client.createComment(target, text3) };
 }
 
 // action/src/step.ts
@@ -95181,15 +96615,15 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t7) => ctx.kit.info(t7), debug: (t7) => ctx.kit.debug(t7) });
   const marker = commentMarker(command, isSeveral(ctx.inputs.tenants) ? ctx.inputs.tenants : { names: [ctx.tenant] });
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
     ctx.kit.info(`${result.action === "created" ? "Commented on" : "Updated the comment on"} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ""}`);
   } catch (err) {
-    const message2 = err instanceof Error ? err.message : String(err);
+    const message3 = err instanceof Error ? err.message : String(err);
     const hint = err instanceof GitHubApiError && (err.status === 403 || err.status === 404) ? " (the job needs `permissions: pull-requests: write`; pull requests from forks get a read-only token)" : "";
-    ctx.kit.warning(`Could not comment on pull request #${pr.issueNumber}: ${message2}${hint}. The ${command} result is unaffected.`);
+    ctx.kit.warning(`Could not comment on pull request #${pr.issueNumber}: ${message3}${hint}. The ${command} result is unaffected.`);
   } finally {
     await client.close();
   }
@@ -95206,16 +96640,16 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve28(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve31(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve28(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve31(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep10).join("/");
 }
 function exitOutcome(ctx, command, code19, failsOn) {
   ctx.kit.setOutput("exitcode", code19);
-  return failsOn.includes(code19) || ![0, 1, 2, 3, 4].includes(code19) ? { failure: `roleflow ${command} exited with code ${code19}` } : {};
+  return failsOn.includes(code19) || ![0, 1, 2, 3, 4, 5].includes(code19) ? { failure: `roleflow ${command} exited with code ${code19}` } : {};
 }
 function quoteArg(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -95262,22 +96696,22 @@ function fitSummary(render3) {
   const maxBytes = SUMMARY_MAX_BYTES - SUMMARY_MARGIN;
   let maxChars = maxBytes;
   for (; ; ) {
-    const text2 = render3(maxChars);
-    const bytes = Buffer.byteLength(text2, "utf8");
-    if (bytes <= maxBytes || maxChars <= maxBytes / 4) return text2;
+    const text3 = render3(maxChars);
+    const bytes = Buffer.byteLength(text3, "utf8");
+    if (bytes <= maxBytes || maxChars <= maxBytes / 4) return text3;
     maxChars = Math.floor(maxChars * maxBytes / bytes) - 1;
   }
 }
-function fenced2(text2, lang = "") {
-  const longest = maxOf(Array.from(text2.matchAll(/`+/g), (m) => m[0].length), 0);
+function fenced2(text3, lang = "") {
+  const longest = maxOf(Array.from(text3.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${lang}
-${text2.replace(/\n+$/, "")}
+${text3.replace(/\n+$/, "")}
 ${fence}
 `;
 }
-function tailLines(text2, maxLines = 40, maxChars = 300) {
-  const lines2 = text2.replace(/\n+$/, "").split("\n");
+function tailLines(text3, maxLines = 40, maxChars = 300) {
+  const lines2 = text3.replace(/\n+$/, "").split("\n");
   const kept = lines2.slice(-maxLines).map((l) => l.length > maxChars ? `${l.slice(0, maxChars)}…` : l);
   return (lines2.length > maxLines ? [`… ${lines2.length - maxLines} earlier lines in the log`, ...kept] : kept).join("\n");
 }
@@ -95319,10 +96753,10 @@ async function publishApplied(ctx, run2, opts) {
   const applied = kit.redactValues(parseApplyResults(run2.stdout));
   if (applied !== void 0) {
     const { results: results2 } = applied;
-    const several = results2.length > 1 || applied.notAttempted.length > 0;
+    const several2 = results2.length > 1 || applied.notAttempted.length > 0;
     await kit.untrusted(() => {
       for (const result of results2) {
-        if (several) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
+        if (several2) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
         for (const o of result.results) kit.info(outcomeLine(o));
         if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
       }
@@ -95463,10 +96897,10 @@ ${footer}`);
   });
 }
 function parsePlan(stdout) {
-  const text2 = stdout.trim();
-  if (!text2.startsWith("{")) return void 0;
+  const text3 = stdout.trim();
+  if (!text3.startsWith("{")) return void 0;
   try {
-    const value = JSON.parse(text2);
+    const value = JSON.parse(text3);
     return value.format_version !== void 0 && Array.isArray(value.changes) && value.summary !== void 0 ? value : void 0;
   } catch {
     return void 0;
@@ -95521,6 +96955,75 @@ function documentOf(run2, redactValues2) {
 }
 function failed(ctx, run2) {
   return failureMarkdown({ heading: `### Behaviour diff — tenant ${mdCode(ctx.tenant)}`, what: "`roleflow preview`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
+}
+
+// action/src/drift-step.ts
+init_drift();
+import { writeFileSync as writeFileSync3 } from "node:fs";
+init_markdown_parts();
+async function driftStep(ctx) {
+  const { kit, inputs } = ctx;
+  const notify = inputs.notify === "issue";
+  const run2 = await roleflow(ctx, ["drift", "--json", ...notify ? ["--notify", "issue"] : []], { streamStdout: false, tenantCommand: true });
+  const outcome2 = exitOutcome(ctx, "drift", run2.code, [1, 4, 5]);
+  const doc = parseDrift(run2, (value) => kit.redactValues(value));
+  if (doc === void 0) {
+    await kit.appendSummary(failureMarkdown({ heading: `### roleflow drift — tenant ${mdCode(ctx.tenant)}`, what: "`roleflow drift`", code: run2.code, stderr: kit.redact(run2.stderr) }));
+    return outcome2;
+  }
+  const file = tempFileFor(ctx, "drift");
+  writeFileSync3(file, `${JSON.stringify(doc, null, 2)}
+`);
+  kit.setOutput("drift-file", file);
+  const tenants = doc.tenants.filter((t7) => !isDriftError(t7));
+  const count2 = (found) => tenants.reduce((n, t7) => n + t7.roles.filter((r) => found(r.status)).length, 0);
+  kit.setOutput("drifted", count2((s) => DRIFT_FOUND.has(s)));
+  kit.setOutput("pending", count2((s) => s === "pending"));
+  await kit.untrusted(() => kit.info(renderDriftText(doc)));
+  const footer = commentFooter(ctx, "drift");
+  const sections = doc.tenants.map((t7) => isDriftError(t7) ? `### roleflow drift — tenant ${mdCode(t7.tenant)}
+
+Could not be asked: ${mdText(t7.error.message)}
+` : driftIssue(t7).body);
+  await kit.appendSummary(fitSummary((maxChars) => sections.join("\n").slice(0, maxChars)));
+  if (notify) {
+    for (const t7 of tenants) if (t7.issue !== void 0) await notifyIssue(ctx, t7.tenant, { ...t7.issue, body: kit.redact(`${t7.issue.body}
+${footer}`) });
+  }
+  return outcome2;
+}
+async function notifyIssue(ctx, tenant, issue2) {
+  const { kit } = ctx;
+  const repository = kit.env["GITHUB_REPOSITORY"];
+  if (!repository || ctx.inputs.githubToken === "") {
+    kit.warning(`No drift issue for tenant ${tenant}: ${repository ? "the github-token input is empty" : "GITHUB_REPOSITORY is not set"}.`);
+    return;
+  }
+  const client = new GitHubClient(kit.env["GITHUB_API_URL"] || "https://api.github.com", ctx.inputs.githubToken, { info: (t7) => kit.info(t7), debug: (t7) => kit.debug(t7) });
+  try {
+    const line = markerLine(issue2.marker);
+    const existing = await client.findOpenIssue(repository, (i) => typeof i.body === "string" && i.body.trimStart().startsWith(line));
+    if (issue2.open) {
+      const done = existing === void 0 ? await client.createIssue(repository, issue2.title, issue2.body) : await client.updateIssue(repository, existing.number, { title: issue2.title, body: issue2.body });
+      kit.info(`${existing === void 0 ? "Opened" : "Updated"} the drift issue of tenant ${tenant}: #${done.number}${done.html_url ? ` ${done.html_url}` : ""}`);
+    } else if (existing !== void 0) {
+      await client.updateIssue(repository, existing.number, { body: issue2.body, state: "closed" });
+      kit.info(`Closed the drift issue of tenant ${tenant}: #${existing.number} (nothing drifted any more)`);
+    }
+  } catch (err) {
+    const hint = err instanceof GitHubApiError && (err.status === 403 || err.status === 404) ? " (the job needs `permissions: issues: write`)" : "";
+    kit.warning(`Could not update the drift issue of tenant ${tenant}: ${err instanceof Error ? err.message : String(err)}${hint}. The drift result is unaffected.`);
+  } finally {
+    await client.close();
+  }
+}
+function parseDrift(run2, redactValues2) {
+  try {
+    const value = JSON.parse(run2.stdout);
+    return value.format_version === 1 && Array.isArray(value.tenants) ? redactValues2(value) : void 0;
+  } catch {
+    return void 0;
+  }
 }
 
 // action/src/tenants/plan-tenants.ts
@@ -95598,9 +97101,9 @@ function renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker) {
   const said = tailLines(ctx.kit.redact(`${run2.stdout}
 ${run2.stderr}`.trim()), 200, 1e3);
   const head = [...marker === void 0 ? [] : [markerLine(marker)], heading, "", ...VERDICT[status](mdCode(ctx.inputs.promote.to)), ""].join("\n");
-  const text2 = `${head}
+  const text3 = `${head}
 ${said === "" ? "" : fenced2(said, "text")}`;
-  return text2.length <= maxChars ? text2 : `${head}
+  return text3.length <= maxChars ? text3 : `${head}
 ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 }
 
@@ -95653,11 +97156,11 @@ function headOf(report, marker) {
   return lines2.join("\n");
 }
 function rowOf(r) {
-  const text2 = r.status === "pass" ? "" : whyNot(r);
-  const message2 = text2.length > MAX_MESSAGE ? `${text2.slice(0, MAX_MESSAGE)}…` : text2;
+  const text3 = r.status === "pass" ? "" : whyNot(r);
+  const message3 = text3.length > MAX_MESSAGE ? `${text3.slice(0, MAX_MESSAGE)}…` : text3;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
   const test2 = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
-  return `| ${STATUS[r.status]} | ${test2} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
+  return `| ${STATUS[r.status]} | ${test2} | ${mdText(message3)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {
@@ -95666,13 +97169,13 @@ function whyNot(r) {
   const more = r.repeat > 1 ? ` (${r.message})` : "";
   return `line ${first.assertion.line}: ${first.assertion.message}${more}`;
 }
-function cut(text2, max) {
-  return cutToFit(text2, max, "\n… cut to fit; the full report is in the job summary.\n");
+function cut(text3, max) {
+  return cutToFit(text3, max, "\n… cut to fit; the full report is in the job summary.\n");
 }
-function cutToFit(text2, max, notice2) {
-  if (text2.length <= max) return text2;
-  const at = text2.lastIndexOf("\n", Math.max(0, max - notice2.length));
-  return `${text2.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
+function cutToFit(text3, max, notice2) {
+  if (text3.length <= max) return text3;
+  const at = text3.lastIndexOf("\n", Math.max(0, max - notice2.length));
+  return `${text3.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
 }
 
 // action/src/test-compare.ts
@@ -95827,7 +97330,7 @@ async function run() {
       pullRequest: pullRequestOf(kit.env)
     };
     const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step2 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const step2 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
     const outcome2 = await step2(ctx);
     if (outcome2.failure === void 0) return 0;
     kit.setFailed(outcome2.failure);
