@@ -1,3 +1,4 @@
+import { maxOf } from '../../src/core/text/lists.js';
 import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
 import { mdCode } from '../../src/core/plan/render/markdown-parts.js';
 
@@ -26,7 +27,7 @@ export function fitSummary(render: (maxChars: number) => string): string {
 
 /** Text in a code block whose fence no line of the text can close. */
 export function fenced(text: string, lang = ''): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const longest = maxOf(Array.from(text.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}\n`;
 }

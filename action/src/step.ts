@@ -4,7 +4,7 @@ import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
 import type { ActionInputs } from './inputs.js';
 import { runRoleflow, type RoleflowRun } from './roleflow.js';
 import { commentMarker, upsertStickyComment } from './sticky-comment.js';
-import { tenantFlags } from './tenants/tenant-inputs.js';
+import { isSeveral, tenantFlags } from './tenants/tenant-inputs.js';
 import type { Toolkit } from './toolkit.js';
 
 /** What every command of the Action works with. */
@@ -70,7 +70,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
   }
   const apiUrl = ctx.kit.env['GITHUB_API_URL'] || 'https://api.github.com';
   const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t) => ctx.kit.info(t), debug: (t) => ctx.kit.debug(t) });
-  const marker = commentMarker(command, ctx.tenant);
+  const marker = commentMarker(command, isSeveral(ctx.inputs.tenants) ? ctx.inputs.tenants : { names: [ctx.tenant] });
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
     ctx.kit.info(`${result.action === 'created' ? 'Commented on' : 'Updated the comment on'} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ''}`);
@@ -87,7 +87,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
 }
 
 /** `$RUNNER_TEMP/roleflow-plan-<tenant>.json`: one per tenant, so several steps of a job can plan several tenants. */
-export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report' | 'preview'): string {
+export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report' | 'preview' | 'drift'): string {
   return join(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
 }
 
@@ -116,7 +116,7 @@ export function repoPath(ctx: StepContext, file: string): string {
 /** The exit code as the `exitcode` output, and a failure line when it is one the step fails on. */
 export function exitOutcome(ctx: StepContext, command: string, code: number, failsOn: readonly number[]): StepOutcome {
   ctx.kit.setOutput('exitcode', code);
-  return failsOn.includes(code) || ![0, 1, 2, 3, 4].includes(code) ? { failure: `roleflow ${command} exited with code ${code}` } : {};
+  return failsOn.includes(code) || ![0, 1, 2, 3, 4, 5].includes(code) ? { failure: `roleflow ${command} exited with code ${code}` } : {};
 }
 
 function quoteArg(arg: string): string {

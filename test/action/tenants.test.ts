@@ -60,11 +60,11 @@ describe('the Action: tenant inputs', () => {
     [{ command: 'promote', from: 'staging' }, 'command: promote needs the inputs "to", "report"'],
     [{ command: 'promote', from: 'staging', to: 'production', report: 'r.json', tenant: 'staging' }, 'command: promote takes its tenants from the "from" and "to" inputs'],
     [{ command: 'plan', to: 'production' }, 'input "to" is for command: promote, not plan'],
-    [{ command: 'test', tenant: 'staging\nproduction' }, 'command: test works on one tenant: several tenants (more than one name in "tenant") are for plan and apply'],
-    [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan and apply'],
+    [{ command: 'test', tenant: 'staging\nproduction' }, 'command: test works on one tenant: several tenants (more than one name in "tenant") are for plan, apply and drift'],
+    [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan, apply and drift'],
     [{ command: 'plan', tenant: 'staging production' }, 'input "tenant": "staging production" is not a tenant name (one name per line)'],
     [{ command: 'plan', 'all-tenants': 'yes please' }, 'input "all-tenants" must be true or false'],
-    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge, promote or preview, not "deploy"'],
+    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge, promote, preview or drift, not "deploy"'],
   ])('refuses %j in one line, running nothing', async (inputs, message) => {
     const run = await action(inputs);
     expect(run.code).toBe(1);
@@ -98,7 +98,7 @@ describe('the Action: tenant inputs', () => {
 });
 
 describe('the Action, command: plan over several tenants', () => {
-  const MARKER = '<!-- roleflow:plan:staging_production -->';
+  const MARKER = '<!-- roleflow:plan:staging,production -->';
 
   it('keeps ONE sticky comment for the plans of all of them: a table of the tenants, then a section each', async () => {
     const first = await action({ command: 'plan', tenant: 'staging\nproduction' });
@@ -162,7 +162,7 @@ describe('the Action, command: plan over several tenants', () => {
       const run = await action({ command: 'plan', tenant: 'staging\ngone' });
       expect(run.code).toBe(1);
       expect(run.outputs['exitcode']).toBe('1');
-      const body = bed.github.comments.find((c) => c.body.startsWith('<!-- roleflow:plan:staging_gone'))!.body;
+      const body = bed.github.comments.find((c) => c.body.startsWith('<!-- roleflow:plan:staging,gone'))!.body;
       expect(body).toContain('## roleflow plan for 2 tenants');
       expect(body).toMatch(/\| <code>staging<\/code> \| \d+ \| \d+ \| \d+ \| none \|/);
       expect(body).toMatch(/\| <code>gone<\/code> \| – \| – \| – \| ⚠️ not planned: cannot reach http:\/\/127\.0\.0\.1:9/);

@@ -113,11 +113,16 @@ describe('shards balanced by time', () => {
   it('records the shard plan; report merge refuses shards of different plans and merges those of one', async () => {
     const s = await suite(MANY);
     await s.test(['--reporter', 'json=timings.json']);
+    // Durations fixed, so the timed plan is never round-robin's by chance: test 0 alone in shard 1.
+    const timings = await read(s, 'timings.json');
+    for (const r of timings.results) for (const x of r.repeats) x.wall_ms = r.name === 'test 0' ? 100 : r.name === 'test 1' ? 90 : 1;
+    await s.write('timings.json', JSON.stringify(timings));
     for (const i of [1, 2]) await s.test(['--shard', `${i}/2`, '--timings', 'timings.json', '--pass-with-no-tests', '--reporter', `json=timed-${i}.json`]);
     await s.test(['--shard', '2/2', '--reporter', 'json=robin-2.json']);
     const one = await read(s, 'timed-1.json');
     expect(one.shard_plan).toMatchObject({ by: 'timings', digest: expect.stringMatching(/^sha256:/) });
     expect((await read(s, 'timed-2.json')).shard_plan?.digest).toBe(one.shard_plan?.digest);
+    expect(ran(one)).toEqual(['test 0 [https] pass']);
     const mixed = await s.run(['report', 'merge', 'timed-1.json', 'robin-2.json', '--out', 'm.json']);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('are shards of different plans');

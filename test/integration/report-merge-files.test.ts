@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/text/redact.js';
 import { mergeReports, renderJson } from '../../src/report/json.js';
 import type { RunReport } from '../../src/report/model.js';
-import { mergeReportFiles } from '../../src/run/report-merge.js';
+import { mergeReportFiles } from '../../src/run/report/report-merge.js';
 import { tempDir } from '../helpers/cli.js';
 import { sampleResult, shardReport, writeShards } from './merge-kit.js';
 
@@ -48,6 +48,26 @@ describe('report merge, streamed from the files', () => {
       );
       await writeFile(join(dir, 'cut.json'), JSON.stringify(broken).slice(0, 500));
       await expect(mergeReportFiles({ ...options, cwd: dir, files: ['cut.json'], out: 'm.json' })).rejects.toThrow(/cut\.json.*not JSON/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('refuses a number that is not finite (1e999) in a result or in the head, naming the file and where', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const report = shardReport(1, 1, [sampleResult(1), sampleResult(2)]);
+      const text = JSON.stringify(report, null, 2);
+      // The second result's first repeat: read on its own, piece by piece, and still named in full.
+      const second = text.lastIndexOf('"wall_ms": ');
+      await writeFile(join(dir, 'inf-result.json'), `${text.slice(0, second)}"wall_ms": 1e999${text.slice(second).replace(/^"wall_ms": \d+/, '')}`);
+      await expect(mergeReportFiles({ ...options, cwd: dir, files: ['inf-result.json'], out: 'm.json' })).rejects.toThrow(
+        /^inf-result\.json: not a roleflow JSON report: results\[1\]\.repeats\[0\]\.wall_ms: a number too large to judge \(not finite\)$/,
+      );
+      await writeFile(join(dir, 'inf-head.json'), text.replace(/"duration_ms": \d+/, '"duration_ms": -1e999'));
+      await expect(mergeReportFiles({ ...options, cwd: dir, files: ['inf-head.json'], out: 'm.json' })).rejects.toThrow(
+        /^inf-head\.json: not a roleflow JSON report: duration_ms: a number too large to judge \(not finite\)$/,
+      );
     } finally {
       await cleanup();
     }

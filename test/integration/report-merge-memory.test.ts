@@ -17,7 +17,7 @@ import { writeShards } from './merge-kit.js';
 const CHILD = `
 import { readFileSync, statSync } from 'node:fs';
 import { makeRedactor } from ${JSON.stringify(join(repoRoot, 'src/core/text/redact.ts'))};
-import { mergeReportFiles } from ${JSON.stringify(join(repoRoot, 'src/run/report-merge.ts'))};
+import { mergeReportFiles } from ${JSON.stringify(join(repoRoot, 'src/run/report/report-merge.ts'))};
 const [out, ...files] = process.argv.slice(2);
 const live = () => { globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
 const options = { cwd: process.cwd(), allowPartial: true, preferLast: false, redactor: makeRedactor([]) };
@@ -43,10 +43,11 @@ describe('report merge at scale', () => {
     try {
       const files = await writeShards(dir, 50, 1000);
       await writeFile(join(dir, 'child.ts'), CHILD);
-      // Bundled beside the packages it imports (node_modules of the repository).
+      // Bundled beside the packages it imports (node_modules of the repository), for the Node the
+      // CLI is built for: its JSON imports keep their import attribute (`with { type: 'json' }`).
       const child = join(repoRoot, 'node_modules', '.cache', `roleflow-merge-memory-${process.pid}.mjs`);
       await mkdir(join(repoRoot, 'node_modules', '.cache'), { recursive: true });
-      await build({ entryPoints: [join(dir, 'child.ts')], outfile: child, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', packages: 'external' });
+      await build({ entryPoints: [join(dir, 'child.ts')], outfile: child, bundle: true, platform: 'node', format: 'esm', target: 'node20.18', logLevel: 'error', packages: 'external' });
       // Array buffers freed by the collection itself, not later on another thread: what is sampled is what is live.
       const run = promisify(execFile)(process.execPath, ['--expose-gc', '--no-concurrent-array-buffer-sweeping', child, join(dir, 'merged.json'), ...files], {
         cwd: dir,

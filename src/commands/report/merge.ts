@@ -55,7 +55,7 @@ export class ReportMergeCommand extends RoleflowCommand {
   passWithNoTests = passWithNoTestsOption('A merged run in which no test ran exits 0, not 1');
 
   async execute(): Promise<number> {
-    const { reportMerge } = await import('../../run/report.js');
+    const { reportMerge } = await import('../../run/report/report.js');
     const { reports, allowPartial, preferLast, minPassRate, passWithNoTests } = this;
     return reportMerge({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, preferLast, minPassRate, passWithNoTests }, this.ports);
   }

@@ -1,3 +1,4 @@
+import { maxOf } from '../text/lists.js';
 import type { MetricComparison } from '../compare/index.js';
 import { formatMs } from '../flows/duration.js';
 import { mdCode, mdText } from '../plan/render/markdown-parts.js';
@@ -98,7 +99,7 @@ function detailsOf(t: TestPreview): string {
 }
 
 function fenced(diff: string): string {
-  const longest = Math.max(0, ...Array.from(diff.matchAll(/`+/g), (m) => m[0].length));
+  const longest = maxOf(Array.from(diff.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}diff\n${diff.split('\n').map(escapeControls).join('\n').replace(/\n$/, '')}\n${fence}`;
 }

@@ -21,7 +21,7 @@ export interface PlannedRun {
 
 export interface SelectOptions {
   /** Matched against `file > name` and against the name alone. */
-  grep?: RegExp;
+  grep?: { test(text: string): boolean };
   /** `--tag`, `--exclude-tag`. */
   tags?: TagFilter;
   /** `--last-failed`, `--failed-from`: only these test × transport pairs (`rerunKey`). */

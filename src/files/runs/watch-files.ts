@@ -1,7 +1,8 @@
-import { hash } from 'node:crypto';
-import { statSync, watch, type FSWatcher } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync, watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { safeText } from '../../core/text/safe-text.js';
 import { listFilesUnder } from '../source-files.js';
 
 /** What `test --watch` reads of the file system: the files watched, what they hold, their saves. */
@@ -19,10 +20,19 @@ export async function filesUnder(cwd: string, paths: readonly string[]): Promise
   return found;
 }
 
-/** What a file holds, as a digest; null when there is no file. */
+/**
+ * What a file holds, as a digest; null when there is no regular file there (a FIFO is never waited
+ * on) or it cannot be read. Read piece by piece: a file of any size.
+ */
 export async function digestOf(abs: string): Promise<string | null> {
-  const bytes = await readFile(abs).catch(() => null);
-  return bytes === null ? null : hash('sha1', bytes);
+  if (!(await stat(abs).catch(() => undefined))?.isFile()) return null;
+  const digest = createHash('sha1');
+  try {
+    for await (const chunk of createReadStream(abs)) digest.update(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return digest.digest('hex');
 }
 
 /**
@@ -49,7 +59,7 @@ export function startWatchers(paths: readonly string[], onSave: (abs: string) =>
       watcher.on('error', () => undefined);
       watchers.push(watcher);
     } catch (error) {
-      err(`warning: cannot watch ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      err(`warning: cannot watch ${safeText(dir)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
   }
   return watchers;

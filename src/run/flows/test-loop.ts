@@ -3,6 +3,7 @@ import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
 import { badTagFlag, failedIn, lastFailed, lastRunRecord, parsePassRate, type RerunSet, type TagFilter } from '../../core/runs/loop/index.js';
 import { durationsOf } from '../../core/runs/shards/index.js';
+import type { UserRegex } from '../../core/text/linear-regex.js';
 import { lastRunFileOf, readLastRun, recordLastRun, type LastRunLocation } from '../../files/runs/last-run.js';
 import { displayPath } from '../../files/source-files.js';
 import type { RunReport, ShardPlanRecord } from '../../report/model.js';
@@ -81,7 +82,7 @@ export interface LoopSelection {
 }
 
 /** Why a selection matched no test: the rerun's tests are gone, or the filters match none. */
-export function noMatchReason(parsed: LoopSelection & { grep?: RegExp }, grep: string | undefined): string {
+export function noMatchReason(parsed: LoopSelection & { grep?: UserRegex }, grep: string | undefined): string {
   const { only, tags } = parsed;
   if (only) return `none of the tests to rerun (${only.size}) is in the flow test files${parsed.grep || tags ? ' and the filters' : ''}`;
   if (!parsed.grep && !tags) return 'the flow test files hold no tests';

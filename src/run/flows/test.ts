@@ -5,6 +5,7 @@ import { RoleflowError } from '../../core/errors.js';
 import type { Transport } from '../../core/flows/index.js';
 import type { FlowTestFile } from '../../core/flows/index.js';
 import type { WorkTreeRecord } from '../../core/runs/index.js';
+import { safeText } from '../../core/text/safe-text.js';
 import { currentCommit } from '../../files/git/git-commit.js';
 import { workTreeState } from '../../files/git/work-tree.js';
 import { noTestRanError, noTestRanReason } from '../../report/no-tests.js';
@@ -13,7 +14,7 @@ import { createReporters, parseReporters, reportersOfTenant, type ReporterSpec }
 import { redactResult } from '../../report/run-report.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
-import { reportSinks } from '../report.js';
+import { reportSinks } from '../report/report.js';
 import { judgeAgreement } from './judge-agreement.js';
 import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { shardConcurrency } from '../../core/runs/shards/index.js';
@@ -42,6 +43,8 @@ export interface TestOptions extends CommonOptions, ManyTenantsOptions, LoopFlag
   baseline?: string | undefined;
   json: boolean;
   updateSnapshots: boolean;
+  /** `--ci-update`: `-u` may write snapshots under CI. */
+  ciUpdate?: boolean | undefined;
   passWithNoTests: boolean;
   /** `--shard-total N` (with `--shard auto`). */
   shardTotal?: number | undefined;
@@ -79,7 +82,7 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
       await tenant.close();
       return ExitCode.Ok;
     }
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, ciUpdate: options.ciUpdate === true, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets, plan } = runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, ports.env);
     ports.output.addSecrets(secrets);
     const selection = runSelection(ports.cwd, config, options.paths, { ...flags, ...(rerun && { rerun: rerunRecord(rerun) }) });
@@ -167,7 +170,7 @@ function testRun(options: TestOptions, ports: Ports, config: Config, loop: TestL
     for (const reporter of reporters) await reporter.onRunEnd(report);
     const written = sinks.written;
     reportsWritten.push(...written.map((f) => resolve(ports.cwd, f)));
-    if (written.length > 0 && (live || several !== undefined)) output.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
+    if (written.length > 0 && (live || several !== undefined)) output.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.map(safeText).join(', ')}`);
     await recordRun(loop, report);
     if (interrupted) return ExitCode.Interrupted;
     // --min-pass-rate: the failures are reported; the exit code follows the rate.

@@ -2,8 +2,9 @@ import { dirname, resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
+import { safeText } from '../../core/text/safe-text.js';
 import { classifyChange, rerunScope, watchedFile, type WatchedChange, type WatchedFile, type WatchRoots } from '../../core/runs/loop/watch.js';
-import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../../files/flow-files.js';
+import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../../files/flows/flow-files.js';
 import { rolesDirOf } from '../../files/role-files.js';
 import { displayPath } from '../../files/source-files.js';
 import { digestOf, filesUnder, startWatchers } from '../../files/runs/watch-files.js';
@@ -89,6 +90,8 @@ export async function watchTests(opts: WatchOptions, ports: WatchPorts): Promise
   const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve(cwd, p));
   const rolesDir = rolesDirOf(cwd, config, undefined);
   const shown = (abs: string) => displayPath(cwd, abs);
+  // A saved file's name is printed as any path from outside is: one line, no control characters.
+  const printed = (abs: string) => safeText(shown(abs));
   let known = await knownFiles(cwd, opts.paths, config);
   const roles = await WatchedRoles.read(cwd, config, rolesDir);
   const roots = (): WatchRoots => ({ flows: flowRoots, rolesDir: rolesDir.abs, schemas: new Set(known.flatMap((f) => [...f.schemas])) });
@@ -145,13 +148,13 @@ export async function watchTests(opts: WatchOptions, ports: WatchPorts): Promise
       }
       known = await knownFiles(cwd, opts.paths, config);
       const flowsOfRole = roleChanges.length > 0 && opts.embedded ? await embeddedFlowsOfRole(cwd, config) : undefined;
-      const scope = rerunScope(changes, known, { names, flowsOfRole }, shown);
+      const scope = rerunScope(changes, known, { names, flowsOfRole }, printed);
       if (scope === undefined) continue;
       if (scope.files !== 'all' && scope.files.length === 0) {
         ports.out(`${scope.reasons.join('; ')}: no test uses ${names.size === 1 ? 'it' : 'them'}`);
         continue;
       }
-      const which = scope.files === 'all' ? 'every test' : scope.files.map(shown).join(', ');
+      const which = scope.files === 'all' ? 'every test' : scope.files.map(printed).join(', ');
       ports.out(`\n↻ ${scope.reasons.join('; ')}: running ${which}`);
       await runOnce(scope.files === 'all' ? undefined : scope.files.map(shown));
     }

@@ -1,4 +1,5 @@
 import { policyLines } from '../policy-lines.js';
+import { maxOf } from '../../text/lists.js';
 import { formatIssue } from '../../errors.js';
 import { printableLine, thousands } from '../../roles/display.js';
 import type { CreateChange, Plan, PlanChange, UpdateChange } from '../types.js';
@@ -101,7 +102,7 @@ export function diffDetails(change: PlanChange, maxLines: number, maxLineChars: 
   const kept = all.slice(0, maxLines).map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l));
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join('\n');
-  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const longestTicks = maxOf(Array.from(body.matchAll(/`+/g), (m) => m[0].length), 0);
   const fence = '`'.repeat(Math.max(3, longestTicks + 1));
   return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n`;
 }

@@ -1,20 +1,20 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { TextStreamDecoder } from '../core/text/text-file.js';
-import { JSON_REPORT } from './read-reports.js';
-import type { Redactor } from '../core/text/redact.js';
-import { jsonText } from '../core/text/safe-text.js';
-import { checkReadableFile } from '../files/bounded-read.js';
-import { loadSchema } from '../files/package-root.js';
-import { writeFileAtomic } from '../files/role-files.js';
-import { TextSpool } from '../files/runs/spool.js';
-import { parseReport, parseReportResult } from '../report/json.js';
-import { ReportMerge, mergedReport, type MergeTotals } from '../report/combine/merge.js';
-import { ReportScanner } from '../report/combine/scan.js';
-import type { RunReport, TestResult } from '../report/model.js';
-import { redactResult } from '../report/run-report.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import { TextStreamDecoder } from '../../core/text/text-file.js';
+import { JSON_REPORT } from '../read-reports.js';
+import type { Redactor } from '../../core/text/redact.js';
+import { jsonText } from '../../core/text/safe-text.js';
+import { checkReadableFile } from '../../files/bounded-read.js';
+import { loadSchema } from '../../files/package-root.js';
+import { writeFileAtomic } from '../../files/role-files.js';
+import { TextSpool } from '../../files/runs/spool.js';
+import { parseReport, parseReportResult } from '../../report/json.js';
+import { ReportMerge, mergedReport, type MergeTotals } from '../../report/combine/merge.js';
+import { ReportScanner } from '../../report/combine/scan.js';
+import type { RunReport, TestResult } from '../../report/model.js';
+import { redactResult } from '../../report/run-report.js';
 
 export interface MergeFilesOptions {
   cwd: string;

@@ -1,18 +1,19 @@
-import { parseThreshold } from '../core/compare/index.js';
-import { RoleflowError } from '../core/errors.js';
-import { environmentSecrets } from '../core/text/redact.js';
-import { writeReportFile } from '../files/runs/report-file.js';
+import { parseThreshold } from '../../core/compare/index.js';
+import { RoleflowError } from '../../core/errors.js';
+import { environmentSecrets } from '../../core/text/redact.js';
+import { safeText } from '../../core/text/safe-text.js';
+import { writeReportFile } from '../../files/runs/report-file.js';
 import { resolve } from 'node:path';
-import { COMPARE_FORMATS, renderComparison } from '../report/combine/compare.js';
-import { missingShardsText } from '../report/digest.js';
-import { parsePassRate } from '../core/runs/loop/index.js';
-import { renderSummary, renderTestResult } from '../report/console.js';
-import { noTestRanError } from '../report/no-tests.js';
-import { createReporters, parseReporters } from '../report/reporters.js';
-import type { ReportSinks } from '../report/reporter.js';
+import { COMPARE_FORMATS, renderComparison } from '../../report/combine/compare.js';
+import { missingShardsText } from '../../report/digest.js';
+import { parsePassRate } from '../../core/runs/loop/index.js';
+import { renderSummary, renderTestResult } from '../../report/console.js';
+import { noTestRanError } from '../../report/no-tests.js';
+import { createReporters, parseReporters } from '../../report/reporters.js';
+import type { ReportSinks } from '../../report/reporter.js';
 import { mergeReportFiles } from './report-merge.js';
-import { ExitCode, type CommonOptions, type Ports } from './ports.js';
-import { compareReportFiles, readJsonReports } from './read-reports.js';
+import { ExitCode, type CommonOptions, type Ports } from '../ports.js';
+import { compareReportFiles, readJsonReports } from '../read-reports.js';
 
 export interface ReportMergeOptions extends CommonOptions {
   /** The JSON reports of the shards (with --prefer-last: a run, then its reruns). */
@@ -67,7 +68,7 @@ export async function reportMerge(options: ReportMergeOptions, ports: Ports): Pr
   }
   const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
   const n = options.reports.length;
-  output.err(`merged ${n} ${n === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`);
+  output.err(`merged ${n} ${n === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.map(safeText).join(', ')}` : ''}`);
   if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
   const none = totals.noTestRan;
   if (none === undefined) return ExitCode.Ok;
@@ -86,6 +87,8 @@ export interface ReportCompareOptions extends CommonOptions {
   /** `--threshold`: the p50/p95 increase that may be a regression (`20%`). */
   threshold: string;
   failOnRegression: boolean;
+  /** `--allow-skipped`: a test HEAD did not run, or skipped after passing in BASE, is no regression. */
+  allowSkipped?: boolean | undefined;
 }
 
 /** `roleflow report compare BASE HEAD`: latency changes and new failures; exit 3 with `--fail-on-regression` when there are some. */
@@ -96,7 +99,7 @@ export async function reportCompare(options: ReportCompareOptions, ports: Ports)
   if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
   const threshold = parseThreshold(options.threshold);
   if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
-  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value, { allowSkipped: options.allowSkipped === true });
   const files = { base: options.base, head: options.head };
   if (format === 'json') output.data(comparison, (c) => renderComparison(c, files, 'json'));
   else output.out(renderComparison(comparison, files, format));
