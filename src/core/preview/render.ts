@@ -1,3 +1,4 @@
+import { codeBlock } from '../text/fence.js';
 import type { MetricComparison } from '../compare/index.js';
 import { formatMs } from '../flows/duration.js';
 import { mdCode, mdText } from '../plan/render/markdown-parts.js';
@@ -98,9 +99,7 @@ function detailsOf(t: TestPreview): string {
 }
 
 function fenced(diff: string): string {
-  const longest = Math.max(0, ...Array.from(diff.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}diff\n${diff.split('\n').map(escapeControls).join('\n').replace(/\n$/, '')}\n${fence}`;
+  return codeBlock(diff.split('\n').map(escapeControls).join('\n'), 'diff');
 }
 
 type Kind = 'REGRESSION' | 'fixed' | 'verdict' | 'outputs' | 'steps' | 'latency' | 'unchanged';
