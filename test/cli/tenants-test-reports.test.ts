@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { junitXsdProblems } from '../helpers/junit-xsd.js';
+import { findAll, parseXml } from '../report/xml.js';
 import { requestCount, roleText } from './roles-kit.js';
 import { noToken, twoTenants } from './tenants-kit.js';
 
@@ -11,11 +13,17 @@ const FILES = {
 describe('test over several tenants: what its reporters say', () => {
   it('reports in files only: no empty tenant headings, and each file written is announced on stderr', async () => {
     const t = await twoTenants(FILES);
-    const r = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json']);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json', '--reporter', 'junit=j.xml']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('Tenants: staging had failed tests; production had failed tests.\n');
-    expect(r.stderr).toBe('tenant staging: wrote r.staging.json\ntenant production: wrote r.production.json\n');
+    expect(r.stderr).toBe('tenant staging: wrote r.staging.json, j.staging.xml\ntenant production: wrote r.production.json, j.production.xml\n');
     expect(JSON.parse(await t.p.read('r.production.json'))).toMatchObject({ tenant: { name: 'production' } });
+    // Two tenants' JUnit files never share a suite: a viewer reading both shows every case.
+    for (const tenant of ['staging', 'production']) {
+      const xml = await t.p.read(`j.${tenant}.xml`);
+      expect(junitXsdProblems(xml)).toBe('');
+      expect(findAll(parseXml(xml), 'testsuite').map((x) => x.attrs['name'])).toEqual([`${tenant}: flows/echo.yaml`]);
+    }
     // With the console on stdout, each tenant's section keeps its heading.
     const both = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=r.json']);
     expect(both.stdout).toMatch(/^=== tenant staging ===\n/);
