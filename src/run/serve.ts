@@ -53,7 +53,7 @@ export async function serve(options: ServeOptions, ports: Ports): Promise<number
     onDataFileError: (error) => output.err(`warning: ${error.message}; retrying`),
   });
   const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${options.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-  if (options.json) output.json({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+  if (options.json) output.json({ format_version: 1, base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
   else output.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
   await new Promise<void>((stop) => ports.interruption(stop));
   await emulator.close();

@@ -44,7 +44,7 @@ export async function validate(options: ValidateOptions, ports: Ports): Promise<
   // On stderr whatever the format: warnings change neither the exit code nor the JSON.
   if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join('\n'));
   if (options.json) {
-    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+    output.json({ format_version: 1, valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
   } else if (!valid) {
     output.err(result.issues.map(formatIssue).join('\n'));
   } else {
