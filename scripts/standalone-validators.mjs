@@ -3,10 +3,27 @@
 // at start-up. The ajv options are src/core/text/schema.ts's; test/core/schema-standalone.test.ts proves
 // the generated validators give exactly the errors of compiling the schemas at run time.
 import { Ajv } from 'ajv';
+import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 
 export const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true };
+
+/**
+ * An ajv with src/core/text/meta-schema.ts's draft-07 meta-schema: ajv's, less the `uniqueItems` on
+ * `enum` it checks in quadratic time; `linearErrors` is meta-schema.ts's too (the same lines: this
+ * script runs before any build).
+ */
+function linearErrors(code) {
+  return code.replace(/vErrors = vErrors === null \? ([\w.]+) : vErrors\.concat\(\1\)/g, 'vErrors = vErrors === null ? $1 : ((a, b) => { for (const e of b) a.push(e); return a; })(vErrors, $1)');
+}
+
+function linearAjv(options) {
+  const { uniqueItems: _quadratic, ...enumKeyword } = draft07.properties.enum;
+  const ajv = new Ajv({ ...options, meta: false });
+  ajv.addMetaSchema({ ...draft07, properties: { ...draft07.properties, enum: enumKeyword } }, 'http://json-schema.org/draft-07/schema', false);
+  return ajv;
+}
 
 /** `{ key, code }` per schema (those named in `only`, when given): `key` is the schema's JSON text (how schema.ts finds it), `code` a CommonJS module. */
 export function standaloneValidators(schemasDir, only) {
@@ -21,9 +38,9 @@ export function standaloneValidators(schemasDir, only) {
 
 /** The standalone code (CommonJS) of one schema, compiled as schema.ts compiles it (without `$id`). */
 export function standaloneFor(schema) {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
+  const ajv = linearAjv({ ...AJV_OPTIONS, code: { source: true } });
   const { $id: _id, ...anonymous } = schema;
-  return standaloneCode(ajv, ajv.compile(anonymous));
+  return linearErrors(standaloneCode(ajv, ajv.compile(anonymous)));
 }
 
 /**
@@ -52,8 +69,8 @@ export function schemasLoadedBy(srcDir) {
  * check a user's schema in src/core/flows/checks/schema-check.ts, made by an ajv with its options.
  */
 export function draft07MetaCode() {
-  const ajv = new Ajv({ ...AJV_OPTIONS, addUsedSchema: false, code: { source: true } });
-  return standaloneCode(ajv, ajv.getSchema(ajv.defaultMeta()));
+  const ajv = linearAjv({ ...AJV_OPTIONS, addUsedSchema: false, code: { source: true } });
+  return linearErrors(standaloneCode(ajv, ajv.getSchema(ajv.defaultMeta())));
 }
 
 /**

@@ -119,7 +119,8 @@ export async function main(argv: string[], context: RoleflowContext): Promise<nu
 }
 
 /** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */
-export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext): Promise<number> {
+export async function runCommand(cli: Cli<RoleflowContext>, given: string[], context: RoleflowContext): Promise<number> {
+  const argv = negativeValuesJoined(given);
   let command;
   try {
     command = cli.process(argv, context);
@@ -137,6 +138,25 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
   } finally {
     await (command as Partial<RoleflowCommand>).cleanup?.();
   }
+}
+
+/**
+ * `--threshold -10%` as `--threshold=-10%`: clipanion reads a word starting with `-` as a flag,
+ * never as the value of the option before it, and says "Not enough arguments"; joined, the
+ * command sees the negative value and says what is wrong with it. No roleflow flag is `-` and a digit.
+ */
+function negativeValuesJoined(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    const next = argv[i + 1];
+    if (word === '--') return [...out, ...argv.slice(i)];
+    if (/^--[a-z][\w-]*$/.test(word) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${word}=${next}`);
+      i++;
+    } else out.push(word);
+  }
+  return out;
 }
 
 /** The registered command path that `argv` starts with (the longest), for pointing at its --help. */

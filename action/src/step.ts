@@ -4,7 +4,7 @@ import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
 import type { ActionInputs } from './inputs.js';
 import { runRoleflow, type RoleflowRun } from './roleflow.js';
 import { commentMarker, upsertStickyComment } from './sticky-comment.js';
-import { tenantFlags } from './tenants/tenant-inputs.js';
+import { isSeveral, tenantFlags } from './tenants/tenant-inputs.js';
 import type { Toolkit } from './toolkit.js';
 
 /** What every command of the Action works with. */
@@ -70,7 +70,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
   }
   const apiUrl = ctx.kit.env['GITHUB_API_URL'] || 'https://api.github.com';
   const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t) => ctx.kit.info(t), debug: (t) => ctx.kit.debug(t) });
-  const marker = commentMarker(command, ctx.tenant);
+  const marker = commentMarker(command, isSeveral(ctx.inputs.tenants) ? ctx.inputs.tenants : { names: [ctx.tenant] });
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
     ctx.kit.info(`${result.action === 'created' ? 'Commented on' : 'Updated the comment on'} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ''}`);

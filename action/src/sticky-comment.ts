@@ -25,9 +25,15 @@ export function pullRequestOf(env: Record<string, string | undefined>): (Comment
   return { repository, issueNumber: number, ...(typeof sha === 'string' ? { headSha: sha } : {}), ...(typeof base === 'string' && /^[0-9a-f]{40,64}$/.test(base) ? { baseSha: base } : {}) };
 }
 
-/** `roleflow:plan:staging`: one sticky comment per command and tenant. */
-export function commentMarker(command: string, tenant: string): string {
-  return `roleflow:${command}:${tenant.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+/**
+ * `roleflow:plan:staging`, `roleflow:plan:staging,production`, `roleflow:apply:all;eu%2Fwest`: one
+ * sticky comment per command and set of tenants, told apart for any names. Each name is
+ * percent-encoded (which leaves none holding `,`, `;`, `>` or a space) and the names are joined
+ * by `,`; `all;` before them stands for --all-tenants. Simple names read as themselves.
+ */
+export function commentMarker(command: string, tenants: { names: readonly string[]; all?: boolean }): string {
+  // An empty name (no real tenant's) is `%`, which no encoded name is: `[]` and `['']` differ.
+  return `roleflow:${command}:${tenants.all ? 'all;' : ''}${tenants.names.map((name) => encodeURIComponent(name) || '%').join(',')}`;
 }
 
 /** The hidden first line that identifies the comment. */

@@ -34,7 +34,9 @@ export class TestCommand extends RoleflowCommand {
       quiet end an error: only an \`until\` rule says a flow is over.
 
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
-      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones, and
+      is refused when \`CI\` is set unless \`--ci-update\`. A \`__snapshots__/\` that a symbolic link
+      leads out of the repository is refused.
 
       \`judge: NAME\` assertions run the config's judge flow \`judges.NAME\` on the output (over
       WebSocket), \`votes\` times; the majority is the verdict, reported with the score, every reason
@@ -96,15 +98,16 @@ export class TestCommand extends RoleflowCommand {
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = jsonOption('The JSON report on stdout (same as --reporter json=-)');
-  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
+  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees, remove obsolete ones (refused under CI without --ci-update)' });
+  ciUpdate = Option.Boolean('--ci-update', false, { description: 'Let -u write snapshots under CI (a job meant to update them)' });
   passWithNoTests = passWithNoTestsOption('A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1');
   noJudge = Option.Boolean('--no-judge', false, { description: 'Skip judge assertions (reported skipped, never passed): no judge flow runs' });
   judges = Option.Boolean('--judges', false, { description: 'Run flows/_judges/*.yaml (outputs labelled good or bad) and report how often each judge agrees' });
 
   async execute(): Promise<number> {
     const { test } = await import('../run/flows/test.js');
-    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests, noJudge, judges } = this;
-    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests, noJudge, judges };
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, ciUpdate, passWithNoTests, noJudge, judges } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, ciUpdate, passWithNoTests, noJudge, judges };
     return test({ ...this.common, ...options }, this.ports);
   }
 }

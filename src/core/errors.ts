@@ -18,6 +18,8 @@ export { formatIssue, type Issue, type Position, type Result } from './text/issu
  * - `tenant_refused`: the tenant refused the request as sent (a 4xx such as 400, 413 or 422): sent
  *   again, it gets the same answer; the request, not the moment, has to change.
  * - `outcome_unknown`: a create was sent and whether the tenant carried it out is not known.
+ * - `too_large`: an answer or an execution went past a configured limit (`limits:`): sent again,
+ *   it would be as large, so it is never retried.
  * - `guard`: refused by a guard (stale or altered saved plan, protect, max_deletes, empty prune).
  */
 export type ErrorCode =
@@ -31,6 +33,7 @@ export type ErrorCode =
   | 'tenant_error'
   | 'tenant_refused'
   | 'outcome_unknown'
+  | 'too_large'
   | 'guard';
 
 /** The exit code of each kind of failure: the one place that maps them (PRODUCT.md's table). */

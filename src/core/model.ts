@@ -71,6 +71,8 @@ export interface TenantTarget {
   retries: number;
   /** The environment variable the token came from, named when the tenant refuses it. */
   tokenEnv?: string;
+  /** How much is read from the tenant (default DEFAULT_LIMITS). */
+  limits?: Limits;
 }
 
 export interface ApiForms {
@@ -111,4 +113,18 @@ export interface TenantClient {
   /** Open a WebSocket; a refused upgrade rejects with a RoleflowError naming status 403. */
   openWs(): Promise<WsSession>;
   close(): Promise<void>;
+}
+
+/**
+ * How much roleflow reads from a tenant (`limits:` in the config): past a limit, what is being
+ * read ends with an error naming it, so no answer, however large, can exhaust memory, and every
+ * reporter handles whatever fits.
+ */
+export interface Limits {
+  /** One HTTP answer's body; past it the answer is an error, never retried. */
+  maxResponseBytes: number;
+  /** One execution's WebSocket messages or logged steps; past it that execution is an error. */
+  maxMessages: number;
+  /** One execution's WebSocket frames (or its HTTPS log), in bytes; past it that execution is an error. */
+  maxExecutionBytes: number;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Issue, Result } from '../core/errors.js';
+import { compileUserRegex, type UserRegex } from '../core/text/linear-regex.js';
 import { pointerToPath, validateAgainst } from '../core/text/schema.js';
 import { parseYaml, type YamlSource } from '../core/text/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
@@ -91,7 +92,7 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
     const steps = flow.steps.map((step, i): CompiledStep => {
       const latencyMs = parseLatency(step.latency ?? 0) ?? 0;
       endsAtMs += latencyMs;
-      const rules = Object.entries(step.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)] as const);
+      const rules = Object.entries(step.fail_when ?? {}).map(([input, re]) => [input, validatedRegex(re)] as const);
       const always = step.fail === true;
       return {
         service: step.service,
@@ -185,13 +186,16 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** A `fail_when` pattern, which validation (regexProblem) let through. */
+function validatedRegex(source: string): UserRegex {
+  const compiled = compileUserRegex(source);
+  if (!compiled.ok) throw new Error(compiled.error);
+  return compiled.regex;
+}
+
 function regexProblem(source: string): string | undefined {
-  try {
-    new RegExp(source);
-    return undefined;
-  } catch (err) {
-    return `not a valid regular expression (${err instanceof Error ? err.message : String(err)})`;
-  }
+  const compiled = compileUserRegex(source);
+  return compiled.ok ? undefined : `not a valid regular expression: ${compiled.error}`;
 }
 
 /** The JSON pointer of these keys (`YamlSource.locate` takes one). */

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/errors.js';
 import { compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
-import type { FlowTestFile } from '../core/flows/index.js';
+import { patternPointer, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text/text-file.js';
 import { parseYaml } from '../core/text/yaml-source.js';
 import { readTextFile, type SourceFile } from './source-files.js';
@@ -48,7 +48,12 @@ async function loadSchemaFile(abs: string, shown: string): Promise<{ check: Sche
   const value = parsed.value.value;
   if (!isObject(value)) return { error: 'a JSON Schema is an object' };
   const compiled = compileUserSchema(value);
-  return compiled.ok ? { check: compiled.check } : { error: compiled.error };
+  if (compiled.ok) return { check: compiled.check };
+  if (compiled.at === undefined) return { error: compiled.error };
+  // A refused pattern: where it is in the schema file.
+  const at = patternPointer('', compiled.at);
+  const { line, col } = parsed.value.locate(at.pointer, at.key === undefined ? undefined : { key: at.key });
+  return { error: `line ${line}, column ${col}: ${compiled.error}` };
 }
 
 function isObject(value: unknown): value is object {

@@ -39,6 +39,7 @@ export function renderText(c: RunComparison, files: CompareFiles): string {
     for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ''}`);
   };
   list('Newly failing', c.newly_failing, (r) => `: ${escapeControls(messageOf(c, r))}`);
+  list(notJudgedTitle(c), c.not_judged, (r) => `: ${unjudged(r as RunComparison['not_judged'][number])}`);
   list('Newly passing', c.newly_passing);
   list('Added', c.added);
   list('Removed', c.removed);
@@ -67,6 +68,7 @@ export function renderMarkdown(c: RunComparison, files: CompareFiles): string {
     out.push('');
   };
   list('Newly failing', c.newly_failing, (r) => `: ${cell(messageOf(c, r))}`);
+  list(notJudgedTitle(c), c.not_judged, (r) => `: ${unjudged(r as RunComparison['not_judged'][number])}`);
   list('Newly passing', c.newly_passing);
   list('Added', c.added);
   list('Removed', c.removed);
@@ -79,8 +81,16 @@ function criteria(c: RunComparison): string {
 
 function verdictLine(c: RunComparison): string {
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  const parts = [n(c.regressions, 'regression'), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
+  const parts = [n(c.regressions, 'regression'), `${c.newly_failing.length} newly failing`, `${c.not_judged.length} not judged`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(', ');
+}
+
+function notJudgedTitle(c: RunComparison): string {
+  return c.allow_skipped ? 'Not judged, allowed (--allow-skipped)' : 'Not judged (a regression; --allow-skipped accepts them)';
+}
+
+function unjudged(r: RunComparison['not_judged'][number]): string {
+  return r.head === 'not_run' ? 'not run in HEAD' : `skipped in HEAD, ${r.base ?? 'absent'} in BASE`;
 }
 
 function metricText(label: string, m: MetricComparison): string {

@@ -1,4 +1,5 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
+import { maxOf, pushAll } from '../core/text/lists.js';
 import { escapeControls, fitColumns, safeText } from '../core/text/safe-text.js';
 import { flowLatencyRows, groupAssertions, idsText, missingShardsText, quietEndText, repeatsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
@@ -50,7 +51,7 @@ export function renderTestResult(r: TestResult, style: Style): string {
     for (const g of failures) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
       lines.push(`    ${paint(style, 'red', '✗')} ${escapeControls(g.assertion.message)}${times} ${paint(style, 'dim', `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-      if (g.assertion.diff !== undefined) lines.push(...diffLines(g.assertion.diff, style));
+      if (g.assertion.diff !== undefined) pushAll(lines, diffLines(g.assertion.diff, style));
     }
     for (const x of r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3)) {
       lines.push(`    ${paint(style, 'dim', `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: ${idsText(x.ids)}`)}`);
@@ -171,7 +172,7 @@ export function progressLine(done: number, total: number, current: string | unde
 }
 
 function alignColumns(rows: string[][], rightAligned: number[]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => maxOf(rows.map((r) => r[i]!.length), 0));
   return rows.map((r) =>
     r.map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd(),
   );

@@ -118,7 +118,7 @@ export function idsText(ids: ExecutionIdsRecord | undefined): string {
     ...(ids.execution_id !== undefined ? [`executionId ${ids.execution_id}`] : []),
     ...(ids.flow_id !== undefined ? [`flowId ${ids.flow_id}`] : []),
     ...(ids.connection_id !== undefined ? [`connectionId ${ids.connection_id}`] : []),
-    ...(ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? 's' : ''} ${ids.message_ids.join(' ')}`] : []),
+    ...(ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? 's' : ''} ${shownIds(ids.message_ids)}`] : []),
   ];
   return escapeControls(parts.join(', '));
 }
@@ -140,4 +140,12 @@ export function judgeLines(assertions: readonly AssertionResult[]): string[] {
       ...(runs.length > 0 ? [`  judge executions: ${runs.join('; ')}`] : []),
     ];
   });
+}
+
+/** At most this many message ids on a line; the JSON report holds them all. */
+const SHOWN_IDS = 10;
+
+function shownIds(ids: readonly string[]): string {
+  if (ids.length <= SHOWN_IDS) return ids.join(' ');
+  return `${ids.slice(0, SHOWN_IDS - 1).join(' ')} … ${ids.at(-1)!} (${ids.length} in all; the JSON report lists every one)`;
 }

@@ -16,6 +16,9 @@ export function parseReport(text: string, file: string, schema: object): Parsed<
   } catch (error) {
     return { ok: false, error: `${file}: not JSON: ${(error as Error).message}` };
   }
+  // JSON has no Infinity, but 1e999 parses as one: such a latency cannot be judged.
+  const infinite = nonFiniteAt(value);
+  if (infinite !== undefined) return { ok: false, error: `${file}: not a roleflow JSON report: ${infinite}: a number too large to judge (not finite)` };
   const validate = compileSchema(schema);
   if (!validate(value)) {
     const first = validate.errors?.[0];
@@ -24,6 +27,21 @@ export function parseReport(text: string, file: string, schema: object): Parsed<
   }
   const report = value as RunReport;
   return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
+}
+
+/** The path of the first number in `value` that is not finite (`results[0].wall_ms`), if any; iterative. */
+function nonFiniteAt(value: unknown): string | undefined {
+  const todo: { v: unknown; path: string }[] = [{ v: value, path: '' }];
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    const { v, path } = next;
+    if (typeof v === 'number' && !Number.isFinite(v)) return path || '(the whole report)';
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push({ v: v[i], path: `${path}[${i}]` });
+    else if (typeof v === 'object' && v !== null) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) todo.push({ v: (v as Record<string, unknown>)[keys[i]!], path: path === '' ? keys[i]! : `${path}.${keys[i]!}` });
+    }
+  }
+  return undefined;
 }
 
 type MergeInput = { file: string; report: RunReport };

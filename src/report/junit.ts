@@ -1,4 +1,5 @@
 import type { AssertionResult } from '../core/flows/index.js';
+import { pushAll } from '../core/text/lists.js';
 import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { notRunReason } from './build.js';
 import { idsText, judgeLines } from './digest.js';
@@ -29,7 +30,7 @@ export function renderJunit(report: RunReport): string {
   const byFile = new Map<string, Case[]>();
   for (const result of report.results) {
     const cases = byFile.get(result.file) ?? [];
-    cases.push(...casesOf(result, notRunReason(report.interrupted ? 'interrupt' : 'bail')));
+    pushAll(cases, casesOf(result, notRunReason(report.interrupted ? 'interrupt' : 'bail')));
     byFile.set(result.file, cases);
   }
   const all = [...byFile.values()].flat();

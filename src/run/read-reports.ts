@@ -29,7 +29,7 @@ export async function readJsonReports(cwd: string, files: readonly string[]): Pr
 }
 
 /** Two JSON reports compared (`report compare`): see `compareRuns`. */
-export async function compareReportFiles(cwd: string, baseFile: string, headFile: string, threshold: number): Promise<RunComparison> {
+export async function compareReportFiles(cwd: string, baseFile: string, headFile: string, threshold: number, options: { allowSkipped?: boolean } = {}): Promise<RunComparison> {
   const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
-  return compareRuns(base!.report, head!.report, threshold);
+  return compareRuns(base!.report, head!.report, threshold, options);
 }

@@ -1,6 +1,7 @@
 import { parseThreshold } from '../core/compare/index.js';
 import { RoleflowError } from '../core/errors.js';
 import { environmentSecrets } from '../core/text/redact.js';
+import { safeText } from '../core/text/safe-text.js';
 import { writeReportFile } from '../files/report-file.js';
 import { resolve } from 'node:path';
 import { COMPARE_FORMATS, renderComparison } from '../report/compare.js';
@@ -44,7 +45,7 @@ export async function reportMerge(options: ReportMergeOptions, ports: Ports): Pr
   for (const reporter of createReporters(specs, sinks, { style: { color: output.color('stdout') }, live: false })) await reporter.onRunEnd(report);
   const { written } = sinks;
   const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-  output.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
+  output.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.map(safeText).join(', ')}`);
   if (report.summary.failed > 0) return ExitCode.TestsFailed;
   const none = noTestRanReason(report);
   if (none === undefined) return ExitCode.Ok;
@@ -59,6 +60,8 @@ export interface ReportCompareOptions extends CommonOptions {
   /** `--threshold`: the p50/p95 increase that may be a regression (`20%`). */
   threshold: string;
   failOnRegression: boolean;
+  /** `--allow-skipped`: a test HEAD did not run, or skipped after passing in BASE, is no regression. */
+  allowSkipped?: boolean | undefined;
 }
 
 /** `roleflow report compare BASE HEAD`: latency changes and new failures; exit 3 with `--fail-on-regression` when there are some. */
@@ -69,7 +72,7 @@ export async function reportCompare(options: ReportCompareOptions, ports: Ports)
   if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
   const threshold = parseThreshold(options.threshold);
   if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
-  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value, { allowSkipped: options.allowSkipped === true });
   const files = { base: options.base, head: options.head };
   if (format === 'json') output.data(comparison, (c) => renderComparison(c, files, 'json'));
   else output.out(renderComparison(comparison, files, format));

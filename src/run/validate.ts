@@ -1,7 +1,9 @@
 import { configuredTenant, tenantVars, type Config } from '../core/config/config.js';
 import { formatIssue, RoleflowError, type Issue } from '../core/errors.js';
-import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
+import { shortLeakRoles, unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';
+import { pushAll } from '../core/text/lists.js';
+import { safeText } from '../core/text/safe-text.js';
 import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
@@ -48,7 +50,7 @@ export async function validate(options: ValidateOptions, ports: Ports): Promise<
   } else if (!valid) {
     output.err(result.issues.map(formatIssue).join('\n'));
   } else {
-    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    for (const dir of result.absent) output.err(`note: ${safeText(dir)}/ not found, nothing checked there`);
     output.out(`${count(result.roleFiles, 'role file')} and ${count(result.flowFiles, 'flow test file')} are valid.`);
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
@@ -108,23 +110,24 @@ export async function validateSources(
       result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
-      result.issues.push(...varIssuesOfTenants(tenants));
+      pushAll(result.issues, varIssuesOfTenants(tenants));
       // `local` is a tenant a file may name, rendered for or not.
       if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));
-    } else result.issues.push(...loaded.issues);
+    } else pushAll(result.issues, loaded.issues);
   }
   let tests: FlowTestFile[] | undefined;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
-    if (!loaded.ok) result.issues.push(...loaded.issues);
+    if (!loaded.ok) pushAll(result.issues, loaded.issues);
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
-    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
-    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    else if (roleNames) pushAll(result.issues, unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) pushAll(result.warnings, loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok && roleNames && roleFiles) pushAll(result.warnings, shortLeakRoles(loaded.value, roleFiles));
     if (loaded.ok) {
       tests = loaded.value;
-      result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
+      pushAll(result.warnings, loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
   if (options.embeddedFlows && roleFiles) result.issues.push(...(await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display)));

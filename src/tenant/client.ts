@@ -116,7 +116,7 @@ class HttpTenantClient implements TenantClient {
     return this.guard(async () => {
       const path = '/admin/stats';
       const body = { execution_id: executionId, opCode: 'exec_logs' };
-      const answer = this.ok(await this.http.send({ method: 'POST', path, body }, IDEMPOTENT));
+      const answer = this.ok(await this.http.send({ method: 'POST', path, body, executionLog: true }, IDEMPOTENT));
       return toExecLogs(jsonBody(answer), `POST ${path}`);
     });
   }
@@ -126,7 +126,7 @@ class HttpTenantClient implements TenantClient {
       // Loaded when first needed: `plan` and `apply` never open a WebSocket, and ws costs ~20 ms to load.
       // Imported once: an import() of a loaded module still goes through the module loader, per session.
       const { openWsSession } = await (wsOpenModule ??= import('./ws-open.js'));
-      const session = await openWsSession(this.target, this.options.token, this.options.onRequest);
+      const session = await openWsSession(this.target, this.options.token, this.options.onRequest, this.options.proxy);
       this.sessions.add(session);
       const close = session.close.bind(session);
       session.close = () => {

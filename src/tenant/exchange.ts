@@ -1,4 +1,5 @@
 import type { TenantTarget } from '../core/model.js';
+import type { ProxySettings } from './proxy-env.js';
 
 /**
  * The shapes the tenant adapter passes between its parts: how a client is configured, and one
@@ -17,6 +18,8 @@ export interface ClientOptions {
    * time: the CLI prints it even without --verbose, since a silent wait looks like a hang.
    */
   onRetry?: (line: string) => void;
+  /** The proxies to reach the tenant through (`proxySettings` of the environment); none: direct. */
+  proxy?: ProxySettings;
   /** Test hook: replaces the backoff's sleeping (default: real timers). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -27,6 +30,8 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  /** An execution's log: its answer is held to `limits.max_execution_bytes` too. */
+  executionLog?: true;
 }
 
 export interface HttpResponse {

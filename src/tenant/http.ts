@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
 import { backoffMs, describeFailure, failureCode, failureKind, type NetworkFailure } from './http-errors.js';
@@ -31,7 +32,7 @@ export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: (s) 
 
 
 
-type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | NetworkFailure;
+type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | { kind: 'too_large'; limit: string } | NetworkFailure;
 
 /**
  * One keep-alive connection pool to the tenant's origin, and the retry loop. The token goes in
@@ -39,7 +40,7 @@ type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: st
  * and undici's `request` follows no redirects (a 3xx comes back as a status).
  */
 export class HttpTransport {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   private readonly base: URL | RoleflowError;
   /** The base URL's origin, and its path without the trailing `/` (request paths go below it). */
   private readonly origin: string;
@@ -49,8 +50,11 @@ export class HttpTransport {
   readonly secrets: readonly (string | undefined)[];
   private readonly sleep: (ms: number) => Promise<void>;
 
+  private readonly limits: Limits;
+
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token];
+    this.limits = options.target.limits ?? DEFAULT_LIMITS;
     this.base = safeOrError(options.target.baseUrl);
     this.origin = this.base instanceof URL ? this.base.origin : '';
     this.basePath = this.base instanceof URL ? this.base.pathname.replace(/\/+$/, '') : '';
@@ -58,12 +62,15 @@ export class HttpTransport {
     if (options.token !== undefined) bare['authorization'] = `Bearer ${options.token}`;
     this.headers = { bare, json: { ...bare, 'content-type': 'application/json' } };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.agent = new Agent({
+    const agentOptions = {
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connections: 64,
       connect: { timeout: Math.min(options.target.timeoutMs, 10_000) },
-    });
+    };
+    // Through the environment's proxy (tenant/proxy-env.ts): its values given, so only the command's
+    // environment counts, never the process's.
+    this.agent = options.proxy ? new EnvHttpProxyAgent({ ...agentOptions, ...options.proxy }) : new Agent(agentOptions);
   }
 
   /** The base URL as it may be printed. */
@@ -86,6 +93,11 @@ export class HttpTransport {
     let attempts = this.options.target.retries + 1;
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(request, attempt);
+      // As large the next time: never sent again.
+      if (result.kind === 'too_large') {
+        const path = redactSecrets(request.path, this.secrets);
+        throw new RoleflowError(`${request.method} ${path}: the answer is larger than ${result.limit}; it was not read (raise the limit in the config if it is expected)`, 'too_large');
+      }
       if (result.kind === 'failure' && result.timedOut) attempts = Math.min(attempts, attempt + 1);
       const last = attempt >= attempts;
       if (result.kind === 'response') {
@@ -144,8 +156,10 @@ export class HttpTransport {
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: abort,
       });
-      const text = await response.body.text();
+      const key = request.executionLog && this.limits.maxExecutionBytes < this.limits.maxResponseBytes ? 'maxExecutionBytes' : 'maxResponseBytes';
+      const text = await readBody(response, this.limits[key]);
       report(response.statusCode);
+      if (text === undefined) return { kind: 'too_large', limit: namedLimit(this.limits, key) };
       const retryAfter = response.headers['retry-after'];
       return {
         kind: 'response',
@@ -160,6 +174,34 @@ export class HttpTransport {
       clearTimeout(timer);
     }
   }
+}
+
+const UTF8 = new TextDecoder();
+
+/**
+ * The body as text, or undefined once it is larger than `max` bytes (said by its
+ * Content-Length, or counted as it comes): the rest is not read, and the connection is dropped.
+ */
+async function readBody(response: Dispatcher.ResponseData, max: number): Promise<string | undefined> {
+  const length = response.headers['content-length'];
+  if (typeof length === 'string' && /^\d+$/.test(length)) {
+    // HTTP's framing holds the body to its declared length: no counting needed.
+    if (Number(length) <= max) return response.body.text();
+    response.body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      response.body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  // As undici's text(): UTF-8, a byte order mark dropped.
+  return UTF8.decode(Buffer.concat(chunks, size));
 }
 
 /** `30s`, `1.5s`, `250ms`. */

@@ -8,6 +8,7 @@ import type { ClientOptions } from './exchange.js';
 import { configRelative, embeddedFlowsOf } from '../files/config-file.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
 import { closest } from '../core/text/schema.js';
+import { proxySettings } from './proxy-env.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -61,7 +62,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       token: randomBytes(24).toString('base64url'),
       flows: embeddedFlowsOf(opts.cwd, config).abs,
     });
-    const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
+    const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });
     return {
       client,
@@ -89,6 +90,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     baseUrl: (flags.baseUrl ?? configured!.baseUrl).replace(/\/+$/, ''),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
     tokenEnv,
+    limits: config.limits,
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
   // Where the token would go is a configuration error for every command, before anything is sent.
@@ -96,7 +98,9 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   if (target.wsUrl !== undefined) safeTenantUrl(target.wsUrl, 'ws', flags.wsUrl === undefined ? `tenants.${name}.ws_url` : '--ws-url');
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient({ target, token, ...hooks(opts) });
+  // The embedded tenant is in this process: never reached through a proxy.
+  const proxy = proxySettings(env);
+  const client = createClient({ target, token, ...hooks(opts), ...(proxy && { proxy }) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
@@ -136,6 +140,7 @@ function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; ws
     timeoutMs: t.timeoutMs ?? 30_000,
     retries: t.retries ?? 4,
     ...(t.tokenEnv === undefined ? {} : { tokenEnv: t.tokenEnv }),
+    ...(t.limits === undefined ? {} : { limits: t.limits }),
   };
 }
 

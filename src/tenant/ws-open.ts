@@ -1,10 +1,13 @@
 import WebSocket from 'ws';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
+import { DEFAULT_LIMITS } from '../core/config/limits.js';
 import type { TenantTarget, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
 import { displayUrl, redactUrl } from '../core/text/printed-url.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
+import { proxyFor, type ProxySettings } from './proxy-env.js';
+import { tunnelAgent } from './proxy-tunnel.js';
 import { Session } from './ws-session.js';
 
 /** `--verbose`: the line of one connection, as the client's request lines are. */
@@ -17,7 +20,7 @@ export type ConnectionLine = { method: 'GET'; path: string; status: number | 'er
  * `onRequest` hears of the upgrade once it is answered (101, or the refusal's status) or fails,
  * with the path and a query whose credentials are masked.
  */
-export function openWsSession(target: TenantTarget, token: string | undefined, onRequest?: (line: ConnectionLine) => void): Promise<WsSession> {
+export function openWsSession(target: TenantTarget, token: string | undefined, onRequest?: (line: ConnectionLine) => void, proxy?: ProxySettings): Promise<WsSession> {
   if (target.wsUrl === undefined) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
@@ -36,6 +39,8 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
     url.searchParams.set('token', token);
   } else if (token !== undefined) headers.authorization = `Bearer ${token}`;
 
+  // Through the proxy the HTTP requests take (tenant/proxy-env.ts): a CONNECT tunnel, the token inside it.
+  const via = proxy === undefined ? undefined : proxyFor(new URL(checked.href), proxy);
   let socket: WebSocket;
   try {
     // No `handshakeTimeout`: ws makes it a timeout of the upgrade request, which Node keeps by
@@ -45,7 +50,9 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
       headers,
       followRedirects: false,
       perMessageDeflate: false,
-      maxPayload: 64 * 1024 * 1024,
+      ...(via && { agent: tunnelAgent(via, checked.href.startsWith('wss:')) }),
+      // No frame larger than an execution may hold is read (the session names the limit).
+      maxPayload: (target.limits ?? DEFAULT_LIMITS).maxExecutionBytes,
     });
   } catch (error) {
     // Node refuses to build the upgrade request (a token with a line break): nothing was sent.
@@ -87,7 +94,7 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve(new Session(socket, shown, secrets));
+      resolve(new Session(socket, shown, secrets, target.limits));
     });
   });
 }

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
+import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import type { WsServerMessage, WsSession } from '../core/model.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { onStop } from '../core/runs/stop-signal.js';
@@ -32,15 +33,29 @@ export class Session implements WsSession {
     for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
   };
 
+  /** What this session (one execution) received: counted against `limits`. */
+  private received = { messages: 0, bytes: 0 };
+
   constructor(
     private readonly socket: WebSocket,
     private readonly shown: string,
     private readonly secrets: readonly (string | undefined)[],
+    private readonly limits: Limits = DEFAULT_LIMITS,
   ) {
     socket.on('message', (data: WebSocket.RawData) => {
-      const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+      if (this.endedBecause !== undefined) return;
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+      this.received.messages += 1;
+      this.received.bytes += bytes.length;
+      if (this.received.messages > limits.maxMessages) return this.overLimit('maxMessages', 'messages');
+      if (this.received.bytes > limits.maxExecutionBytes) return this.overLimit('maxExecutionBytes', 'received');
+      const text = bytes.toString('utf8');
       const message = toWsMessage(text);
       this.deliver(message ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text, 120)}`));
+    });
+    // A frame larger than the execution may hold: ws refuses it (maxPayload) and closes.
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.overLimit('maxExecutionBytes', 'received', 'in one frame');
     });
     socket.on('close', (code: number, reason: Buffer) => {
       clearTimeout(this.terminateTimer);
@@ -97,6 +112,18 @@ export class Session implements WsSession {
     this.socket.close(1000);
     // ws waits up to 30 s for the service's closing frame; a run must not hang on it.
     this.terminateTimer = setTimeout(() => this.socket.terminate(), 1000).unref();
+  }
+
+  /**
+   * Past a limit: the execution ends with an error naming it (given to whoever reads next, after
+   * what came before), nothing more is read, and the connection is dropped.
+   */
+  private overLimit(key: 'maxMessages' | 'maxExecutionBytes', what: string, where = 'in one execution'): void {
+    if (this.endedBecause !== undefined) return;
+    this.endedBecause = `more than ${namedLimit(this.limits, key)} ${what} ${where} from ${this.shown}: the rest was not read`;
+    this.endError = new RoleflowError(redactSecrets(`WebSocket: ${this.endedBecause}`, this.secrets), 'too_large');
+    this.deliver(this.endError);
+    this.socket.terminate();
   }
 
   private deliver(item: WsServerMessage | RoleflowError): void {

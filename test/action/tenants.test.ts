@@ -98,7 +98,7 @@ describe('the Action: tenant inputs', () => {
 });
 
 describe('the Action, command: plan over several tenants', () => {
-  const MARKER = '<!-- roleflow:plan:staging_production -->';
+  const MARKER = '<!-- roleflow:plan:staging,production -->';
 
   it('keeps ONE sticky comment for the plans of all of them: a table of the tenants, then a section each', async () => {
     const first = await action({ command: 'plan', tenant: 'staging\nproduction' });
@@ -162,7 +162,7 @@ describe('the Action, command: plan over several tenants', () => {
       const run = await action({ command: 'plan', tenant: 'staging\ngone' });
       expect(run.code).toBe(1);
       expect(run.outputs['exitcode']).toBe('1');
-      const body = bed.github.comments.find((c) => c.body.startsWith('<!-- roleflow:plan:staging_gone'))!.body;
+      const body = bed.github.comments.find((c) => c.body.startsWith('<!-- roleflow:plan:staging,gone'))!.body;
       expect(body).toContain('## roleflow plan for 2 tenants');
       expect(body).toMatch(/\| <code>staging<\/code> \| \d+ \| \d+ \| \d+ \| none \|/);
       expect(body).toMatch(/\| <code>gone<\/code> \| – \| – \| – \| ⚠️ not planned: cannot reach http:\/\/127\.0\.0\.1:9/);

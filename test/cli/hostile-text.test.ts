@@ -190,3 +190,23 @@ tests:
     expect(https.repeats[0]!.steps.map((x) => x.service)).toContain(`svc ${ATTACK}`);
   });
 });
+
+describe('paths from the arguments, printed', () => {
+  it('have their control characters escaped like tenant text: no forged line, no workflow command', async () => {
+    const s = await suite({ 'flows/ok.yaml': 'flow: echo\ntests:\n  - { name: ok, inputs: { v: x }, until: { steps: 1, messages: 1 } }\n', 'roles/.keep': '' });
+    const name = 'out\n::warning::forged\u001b[2J.json';
+    const plan = await s.run(['plan', '--out', name]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('Saved the plan to out\\n::warning::forged\\u001b[2J.json. To carry out exactly this plan: roleflow apply out\\n::warning::forged\\u001b[2J.json');
+    const applied = await s.run(['apply', name]);
+    expect(applied.stdout).toContain('Applying the saved plan out\\n::warning::forged\\u001b[2J.json');
+    const tested = await s.test(['--reporter', 'console', '--reporter', `json=${name}`]);
+    expect(tested.stderr).toContain('wrote out\\n::warning::forged\\u001b[2J.json');
+    const merged = await s.run(['report', 'merge', name, '--out', `m-${name}`]);
+    expect(merged.stderr).toContain('wrote m-out\\n::warning::forged\\u001b[2J.json');
+    for (const r of [plan, applied, tested, merged]) {
+      expect(`${r.stdout}${r.stderr}`).not.toMatch(/^::warning::/m);
+      expect(`${r.stdout}${r.stderr}`).not.toContain('\u001b[2J');
+    }
+  });
+});

@@ -73,4 +73,36 @@ describe('roleflow report compare', () => {
     const format = await runBin(['report', 'compare', 'base.json', 'head.json', '--format', 'html'], { cwd });
     expect(format).toMatchObject({ code: 1, stderr: 'error: unknown --format html: use text, markdown, json\n' });
   });
+
+  it('never passes a HEAD it cannot judge: not run, newly skipped, or holding 1e999', async () => {
+    const ms = () => 100;
+    const base = runReport([timedResult('interrupted', 1, ms), timedResult('skipped now', 1, ms), timedResult('steady', 1, ms)]);
+    const head = runReport([
+      { ...timedResult('interrupted', 1, ms), status: 'not_run' },
+      { ...timedResult('skipped now', 1, ms), status: 'skip' },
+      timedResult('steady', 1, ms),
+    ]);
+    const cwd = await reportFiles(base, head);
+    const r = await runBin(['report', 'compare', 'base.json', 'head.json', '--fail-on-regression'], { cwd });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^Not judged \(a regression; --allow-skipped accepts them\) \(2\):\n {2}\S+ {2}flows\/t\.yaml > interrupted \[https\]: not run in HEAD\n {2}\S+ {2}flows\/t\.yaml > skipped now \[https\]: skipped in HEAD, pass in BASE$/m);
+    expect(r.stdout).toContain('0 regressions, 0 newly failing, 2 not judged');
+    const allowed = await runBin(['report', 'compare', 'base.json', 'head.json', '--fail-on-regression', '--allow-skipped', '--format', 'json'], { cwd });
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ failing: false, allow_skipped: true, not_judged: [{ head: 'not_run', base: 'pass' }, { head: 'skip', base: 'pass' }] });
+
+    // A latency of 1e999 parses as Infinity: an invalid report, naming the file and the value.
+    await writeFile(join(cwd, 'inf.json'), renderJson(head).replace(/"wall_ms": \d+/, '"wall_ms": 1e999'));
+    const inf = await runBin(['report', 'compare', 'base.json', 'inf.json', '--fail-on-regression'], { cwd });
+    expect(inf).toMatchObject({ code: 1, stdout: '' });
+    expect(inf.stderr).toMatch(/^error: inf\.json: not a roleflow JSON report: results\[0\]\.(repeats\[0\]\.)?wall_ms: a number too large to judge \(not finite\)\n$/);
+  });
+
+  it.each([[['--threshold', '-10%']], [['--threshold=-10%']], [['--threshold', '-0.5']]])('refuses a negative threshold %j in one clear line', async (flags) => {
+    const { base, head } = slowerReports(2, 1);
+    const cwd = await reportFiles(base, head);
+    const r = await runBin(['report', 'compare', 'base.json', 'head.json', ...flags], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: --threshold -[\d.]+%?: must be 0% or more: it is how much slower a p50 or p95 must get to be a regression, such as 20%\n$/);
+  });
 });

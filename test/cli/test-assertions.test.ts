@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
@@ -75,7 +77,7 @@ describe('snapshot assertions', () => {
     expect(await s.read(SNAP_FILE)).toContain('ticket: T-2');
   });
 
-  it('fails a missing snapshot when CI is set, writing nothing; -u writes it under CI too', async () => {
+  it('fails a missing snapshot when CI is set, writing nothing; -u is refused under CI unless --ci-update', async () => {
     const s = await suite({ 'flows/label.yaml': SNAPSHOT('T-1') });
     const ci = await s.test(['--json'], { env: { CI: 'true' } });
     expect(ci.code).toBe(3);
@@ -84,8 +86,33 @@ describe('snapshot assertions', () => {
     expect(existsSync(join(s.dir, SNAP_FILE))).toBe(false);
 
     const u = await s.test(['-u'], { env: { CI: 'true' } });
-    expect(u.code).toBe(0);
+    expect(u.code).toBe(1);
+    expect(u.stderr).toMatch(/^error: -u \(--update-snapshots\) is refused under CI: .* or add --ci-update if this job is meant to write them\n$/);
+    expect(u.stdout).toBe('');
+    expect(existsSync(join(s.dir, SNAP_FILE))).toBe(false);
+
+    const allowed = await s.test(['-u', '--ci-update'], { env: { CI: 'true' } });
+    expect(allowed.code).toBe(0);
     expect(existsSync(join(s.dir, SNAP_FILE))).toBe(true);
+  });
+
+  it('refuses a __snapshots__/ that a symbolic link leads out of the repository, reading and writing nothing there', async () => {
+    const s = await suite({ 'flows/label.yaml': SNAPSHOT('T-1'), '.git/HEAD': 'ref: refs/heads/main\n' });
+    const outside = await mkdtemp(join(tmpdir(), 'roleflow-outside-'));
+    await symlink(outside, join(s.dir, 'flows', '__snapshots__'));
+    for (const args of [[], ['-u']]) {
+      const r = await s.test(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^flows\/__snapshots__\/label\.yaml\.snap\.yaml:1:1: flows\/__snapshots__\/ is a symbolic link to .*roleflow-outside-\w+, outside the repository \(.*\): snapshots are neither read nor written through it$/m);
+    }
+    expect(await readdir(outside)).toEqual([]);
+    await rm(outside, { recursive: true });
+
+    // A link within the repository is followed.
+    const inside = await suite({ 'flows/label.yaml': SNAPSHOT('T-1'), '.git/HEAD': 'ref: refs/heads/main\n', 'stored/.keep': '' });
+    await symlink(join(inside.dir, 'stored'), join(inside.dir, 'flows', '__snapshots__'));
+    expect((await inside.test([])).code).toBe(0);
+    expect(existsSync(join(inside.dir, 'stored', 'label.yaml.snap.yaml'))).toBe(true);
   });
 
   it('reports obsolete snapshots, and -u removes them', async () => {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
-import { binPath, runBin, runCli } from '../helpers/cli.js';
+import { runBin, runCli, signalledBin } from '../helpers/cli.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { suite, type Suite } from './test-kit.js';
 
@@ -26,29 +25,13 @@ const REPORTERS = ['--reporter', 'console', '--reporter', 'json=out/report.json'
  * quick test's result. Resolves with the exit code and the output.
  */
 function interrupted(s: Suite, signal: NodeJS.Signals, extra: string[]) {
-  const child = spawn(process.execPath, [binPath, 'test', '--concurrency', '2', ...REPORTERS, ...extra], {
+  return signalledBin(['test', '--concurrency', '2', ...REPORTERS, ...extra], {
     cwd: s.dir,
-    env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: `${s.dir}/out/summary.md` },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  let signalled = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    if (!signalled && stdout.includes('✓ flows/a-quick.yaml > quick')) {
-      signalled = true;
-      // Let the slot the quick test freed start the next slow execution.
-      setTimeout(() => child.kill(signal), 300);
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
+    env: { GITHUB_STEP_SUMMARY: `${s.dir}/out/summary.md` },
+    // Let the slot the quick test freed start the next slow execution.
+    when: '✓ flows/a-quick.yaml > quick',
+    delayMs: 300,
+    signal,
   });
 }
 

@@ -110,7 +110,7 @@ describe('roleflow test and secrets', () => {
     const s = await suite({});
     const r = await runInProcess(['serve', '--port', '0', '--json', '--token', 'ws_url'], { cwd: s.dir, stopAtOnce: true });
     expect(r.stderr).toBe(SHORT('--token', 6));
-    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['base_url', 'ws_url']);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['format_version', 'base_url', 'ws_url']);
   });
 });
 

@@ -26,6 +26,16 @@ describe('roleflow.config.yaml', () => {
     expect(r.ok && r.value.flows).toEqual({ dir: 'flows', concurrency: 4, strictEnd: false });
   });
 
+  it('reads limits in bytes or with a unit, defaulting each one, and refuses what is not a size at its value', () => {
+    expect(parse('').ok && (parse('') as { value: { limits: unknown } }).value.limits).toEqual({ maxResponseBytes: 64 * 1024 * 1024, maxMessages: 100_000, maxExecutionBytes: 64 * 1024 * 1024 });
+    const r = parse('limits: { max_response_bytes: 1.5MiB, max_messages: 500, max_execution_bytes: 4096 }\n');
+    expect(r.ok && r.value.limits).toEqual({ maxResponseBytes: 1572864, maxMessages: 500, maxExecutionBytes: 4096 });
+    expect(problems('limits:\n  max_response_bytes: 0MiB\n')).toEqual([
+      'roleflow.config.yaml:2:23: limits.max_response_bytes: "0MiB" is not a size: write bytes, or a number with KB, KiB, MB, MiB, GB or GiB, like 64MiB',
+    ]);
+    expect(problems('limits: { max_messages: 0 }\n')[0]).toMatch(/limits\.max_messages: must be >= 1/);
+  });
+
   it('reads tenants with their defaults and durations', () => {
     const r = parse(
       [

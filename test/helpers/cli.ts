@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,35 @@ export function runBin(
     );
     if (opts.input !== undefined) child.stdin?.end(opts.input);
     else child.stdin?.end();
+  });
+}
+
+/**
+ * The built `roleflow` as a process, sent `signal` once, `delayMs` after stdout first includes
+ * `when`; killed after `killAfterMs` (a code of null then: the signal did not end it).
+ */
+export function signalledBin(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string>; when: string; signal: NodeJS.Signals; delayMs?: number; killAfterMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [binPath, ...args], { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let signalled = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (!signalled && stdout.includes(opts.when)) {
+      signalled = true;
+      setTimeout(() => child.kill(opts.signal), opts.delayMs ?? 0);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 25_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

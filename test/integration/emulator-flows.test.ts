@@ -23,6 +23,8 @@ const flows: FlowsConfig = {
       ],
       outputs: { results: [] },
     },
+    // A pattern that backtracks for ages on "aaa…ab": the emulator runs it in linear time.
+    nested: { steps: [{ service: 'guard', latency: 0, fail_when: { text: '^(a+)+$' } }], outputs: { results: [] } },
     second: { flow_id: 'flow-42', steps: [{ service: 'slow', latency: '1.005s' }], outputs: { results: ['${*}'] } },
   },
 };
@@ -104,6 +106,13 @@ describe('emulator: flows over HTTPS', () => {
     await new Promise((r) => setTimeout(r, 40));
     expect(await logs(emulator(), executionId)).toEqual(final);
     expect(final.map((e) => e['status'])).toEqual(['completed', 'failed']);
+  });
+
+  it('runs a fail_when rule in linear time: a nested quantifier on a poison input answers at once', async () => {
+    const poisoned = await start(emulator(), 'nested', { text: `${'a'.repeat(5000)}b` });
+    const matching = await start(emulator(), 'nested', { text: 'a'.repeat(5000) });
+    expect((await pollUntil(emulator(), poisoned.executionId, 1)).at(-1)!.map((e) => e['status'])).toEqual(['completed']);
+    expect((await pollUntil(emulator(), matching.executionId, 1)).at(-1)!.map((e) => e['status'])).toEqual(['failed']);
   });
 
   it('gives a step of one second or more its seconds, as parts or as a whole', async () => {
@@ -196,6 +205,14 @@ describe('loadFlowsConfig', () => {
     const loaded = loadFlowsConfig(text, 'f.yaml');
     expect(loaded.ok ? [] : loaded.issues).toEqual([
       expect.objectContaining({ file: 'f.yaml', line: 5, message: expect.stringMatching(/fail_when\.text: not a valid regular expression/) }),
+    ]);
+  });
+
+  it('refuses a fail_when pattern the linear-time engine cannot run, saying why, at its value', () => {
+    const text = 'flows:\n  f:\n    steps:\n      - service: a\n        fail_when: { text: "^(?!ok)" }\n    outputs: { results: [] }\n';
+    const loaded = loadFlowsConfig(text, 'f.yaml');
+    expect(loaded.ok ? [] : loaded.issues).toEqual([
+      expect.objectContaining({ line: 5, message: expect.stringMatching(/fail_when\.text: .*the negative lookahead \(\?!…\) is not supported/) }),
     ]);
   });
 

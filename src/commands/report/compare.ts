@@ -20,14 +20,19 @@ export class ReportCompareCommand extends RoleflowCommand {
       tie correction). With fewer than 5 samples on either side it is "not enough samples", never a
       regression: run the tests with \`--repeat\` to have them.
 
-      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression and no newly failing
-      test), 3 with \`--fail-on-regression\`: a regression or a newly failing test, 1 an unreadable
-      or invalid report, or bad usage.
+      HEAD must be judgeable: a test it did not run (an interrupted run) or skipped after passing in
+      BASE is listed as not judged, and counts as a regression unless \`--allow-skipped\`. A report
+      holding a number too large to be finite (\`1e999\`) is an invalid report.
+
+      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression, no newly failing test
+      and every test judged), 3 with \`--fail-on-regression\`: a regression, a newly failing test or
+      a test not judged, 1 an unreadable or invalid report, or bad usage.
     `,
     examples: [
       ['Compare a pull request run with the main branch run', 'roleflow report compare main-report.json roleflow-report.json'],
       ['Fail the job on a significant slowdown over 10% or a new failure', 'roleflow report compare base.json head.json --threshold 10% --fail-on-regression'],
       ['Markdown for a pull-request comment', 'roleflow report compare base.json head.json --format markdown >> "$GITHUB_STEP_SUMMARY"'],
+      ['Accept tests the head run skipped or did not run', 'roleflow report compare base.json head.json --fail-on-regression --allow-skipped'],
       ['The comparison as JSON for scripts', 'roleflow report compare base.json head.json --format json'],
     ],
   });
@@ -36,11 +41,12 @@ export class ReportCompareCommand extends RoleflowCommand {
   head = Option.String({ name: 'HEAD' });
   format = Option.String('--format', 'text', { description: 'text (default), markdown or json' });
   threshold = thresholdOption('The p50/p95 increase that may be a regression (default 20%)');
-  failOnRegression = failOnRegressionOption('Exit 3 on a significant regression or a newly failing test');
+  failOnRegression = failOnRegressionOption('Exit 3 on a significant regression, a newly failing test, or a test HEAD did not run or newly skipped');
+  allowSkipped = Option.Boolean('--allow-skipped', false, { description: 'With --fail-on-regression: a test HEAD did not run, or skipped after passing in BASE, does not fail it' });
 
   async execute(): Promise<number> {
     const { reportCompare } = await import('../../run/report.js');
-    const { base, head, format, threshold, failOnRegression } = this;
-    return reportCompare({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
+    const { base, head, format, threshold, failOnRegression, allowSkipped } = this;
+    return reportCompare({ ...this.common, base, head, format, threshold, failOnRegression, allowSkipped }, this.ports);
   }
 }

@@ -1,6 +1,6 @@
 import type { Role } from '../model.js';
 import { compare, nameStateHash, type PlanChange } from '../plan/index.js';
-import { groupBy } from '../text/group-by.js';
+import { groupBy } from '../text/lists.js';
 import type { ApplyOutcome } from './result.js';
 
 /** What to do about one Role this apply created that the tenant now holds more than once. */

@@ -1,3 +1,4 @@
+import type { NameMatcher } from '../text/glob.js';
 import { percentile } from '../flows/latency.js';
 import type { BudgetKind, FlowTest, LatencyBudget, Transport } from '../flows/types.js';
 import { wallSamples, type ComparableReport, type ComparableResult } from './compare.js';
@@ -38,7 +39,7 @@ export function resolveBaselineBudgets(test: FlowTest, transport: Transport, bas
   };
 }
 
-function matchingSteps(r: ComparableResult, regex: RegExp): number[] {
+function matchingSteps(r: ComparableResult, regex: NameMatcher): number[] {
   return r.repeats.flatMap((x) => x.steps.filter((s) => regex.test(s.service) && s.latency_ms !== null).map((s) => s.latency_ms!));
 }
 

@@ -77,19 +77,28 @@ export interface RunComparison {
   tests: TestComparison[];
   newly_failing: TestRef[];
   newly_passing: TestRef[];
+  /**
+   * Tests HEAD cannot be judged on: not run there (an interrupted run), or skipped there while
+   * they passed in BASE. A regression under `--fail-on-regression` unless `allow_skipped`.
+   */
+  not_judged: (TestRef & { base: string | null; head: string })[];
+  allow_skipped: boolean;
   added: TestRef[];
   removed: TestRef[];
   /** Latencies (wall-clock or step) judged a regression. */
   regressions: number;
-  /** What `--fail-on-regression` fails on: a regression or a newly failing test. */
+  /** What `--fail-on-regression` fails on: a regression, a newly failing test, or (without `allow_skipped`) a test not judged. */
   failing: boolean;
 }
 
 /** `--threshold`: a percentage, `20%` or `20`; the fraction (0.2). */
 export function parseThreshold(text: string): Parsed<number> {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  const m = /^\s*(-?)\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
   if (!m) return { ok: false, error: `--threshold ${text}: give a percentage, such as 20%` };
-  return { ok: true, value: Number(m[1]) / 100 };
+  if (m[1] === '-' && Number(m[2]) !== 0) {
+    return { ok: false, error: `--threshold ${text.trim()}: must be 0% or more: it is how much slower a p50 or p95 must get to be a regression, such as 20%` };
+  }
+  return { ok: true, value: Number(m[2]) / 100 };
 }
 
 /**
@@ -97,7 +106,7 @@ export function parseThreshold(text: string): Parsed<number> {
  * from the threshold (on p50 or p95) and the Mann–Whitney U test; pass/fail changes; tests added
  * and removed. Keys are the test's id and transport.
  */
-export function compareRuns(base: ComparableReport, head: ComparableReport, threshold = DEFAULT_THRESHOLD): RunComparison {
+export function compareRuns(base: ComparableReport, head: ComparableReport, threshold = DEFAULT_THRESHOLD, options: { allowSkipped?: boolean } = {}): RunComparison {
   const key = (r: ComparableResult) => `${r.id}\u0000${r.transport}`;
   const before = new Map(base.results.map((r) => [key(r), r]));
   const afterKeys = new Set(head.results.map(key));
@@ -105,8 +114,10 @@ export function compareRuns(base: ComparableReport, head: ComparableReport, thre
   const newlyFailing: TestRef[] = [];
   const newlyPassing: TestRef[] = [];
   const added: TestRef[] = [];
+  const notJudged: RunComparison['not_judged'] = [];
   for (const h of head.results) {
     const b = before.get(key(h));
+    if (h.status === 'not_run' || (h.status === 'skip' && b?.status === 'pass')) notJudged.push({ ...ref(h), base: b?.status ?? null, head: h.status });
     if (!b) {
       added.push(ref(h));
       continue;
@@ -124,10 +135,12 @@ export function compareRuns(base: ComparableReport, head: ComparableReport, thre
     tests,
     newly_failing: newlyFailing,
     newly_passing: newlyPassing,
+    not_judged: notJudged,
+    allow_skipped: options.allowSkipped === true,
     added,
     removed,
     regressions,
-    failing: regressions > 0 || newlyFailing.length > 0,
+    failing: regressions > 0 || newlyFailing.length > 0 || (notJudged.length > 0 && options.allowSkipped !== true),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Result } from '../errors.js';
 import { parseDuration } from '../flows/duration.js';
 import { parseJudges, type JudgeConfig, type RawJudge } from '../flows/judges/config.js';
+import { DEFAULT_LIMITS, parseByteSize, type Limits } from './limits.js';
 import type { ApiForms } from '../model.js';
 import { parsePolicy, type RawPolicy } from './policy/parse.js';
 import { emptyPolicy, type Policy } from './policy/types.js';
@@ -25,6 +26,8 @@ export interface Config {
   policy: Policy;
   /** `judges:` by name, for `judge:` assertions. */
   judges: Record<string, JudgeConfig>;
+  /** How much is read from a tenant (`limits:`; config/limits.ts). */
+  limits: Limits;
 }
 
 export interface TenantConfig {
@@ -72,6 +75,7 @@ interface RawConfig {
   preview?: { max_executions?: number };
   policy?: RawPolicy;
   judges?: Record<string, RawJudge>;
+  limits?: { max_response_bytes?: number | string; max_messages?: number; max_execution_bytes?: number | string };
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -91,6 +95,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
     ...judges.issues,
     ...varNameIssues(raw.vars, '/vars', 'vars'),
     ...Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => [...varNameIssues(t.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t)]),
+    ...limitIssues(raw.limits),
   ];
   if (defaultTenant !== undefined && defaultTenant !== 'local' && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: '/default_tenant', message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -129,6 +134,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
       preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
       policy: policy.policy,
       judges: judges.judges,
+      limits: limitsOf(raw.limits),
     },
   };
 }
@@ -144,6 +150,7 @@ export function defaultConfig(file?: string): Config {
     preview: { maxExecutions: 500 },
     policy: emptyPolicy(),
     judges: {},
+    limits: DEFAULT_LIMITS,
   };
 }
 
@@ -170,6 +177,22 @@ function varNameIssues(vars: Record<string, string> | undefined, at: string, pat
 
 function pointerKey(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The byte sizes of `limits:` that are not a size (the schema checks the type). */
+function limitIssues(raw: RawConfig['limits']): { pointer: string; message: string }[] {
+  return (['max_response_bytes', 'max_execution_bytes'] as const)
+    .filter((key) => raw?.[key] !== undefined && parseByteSize(raw[key]) === undefined)
+    .map((key) => ({ pointer: `/limits/${key}`, message: `limits.${key}: ${JSON.stringify(raw![key])} is not a size: write bytes, or a number with KB, KiB, MB, MiB, GB or GiB, like 64MiB` }));
+}
+
+function limitsOf(raw: RawConfig['limits']): Limits {
+  const size = (value: number | string | undefined, fallback: number) => (value === undefined ? fallback : (parseByteSize(value) ?? fallback));
+  return {
+    maxResponseBytes: size(raw?.max_response_bytes, DEFAULT_LIMITS.maxResponseBytes),
+    maxMessages: raw?.max_messages ?? DEFAULT_LIMITS.maxMessages,
+    maxExecutionBytes: size(raw?.max_execution_bytes, DEFAULT_LIMITS.maxExecutionBytes),
+  };
 }
 
 /** What the schema cannot say about one tenant, as problems at JSON pointers. */

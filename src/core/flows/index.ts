@@ -34,10 +34,11 @@ export { parsePath, valueAt } from './path.js';
 export { checkOutput, show, type OutputVerdict } from './checks/operators.js';
 export { evaluateTest } from './checks/evaluate.js';
 export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } from './repeats.js';
-export { globToRegExp, matchesGlob } from '../text/glob.js';
-export { usesOperator, unknownJudges, unknownLeakRoles, liveSnapshotKeys } from './checks/assertion-needs.js';
+export { compileGlob, matchesGlob } from '../text/glob.js';
+export { usesOperator, unknownJudges, unknownLeakRoles, shortLeakRoles, liveSnapshotKeys } from './checks/assertion-needs.js';
 export { METRICS, similarity, type Metric } from './checks/similarity.js';
 export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
+export { patternPointer } from './checks/schema-patterns.js';
 export { LeakIndex, normalise, excerpt, DEFAULT_MIN_CHARS, type RoleText, type Leak } from './checks/leaks.js';
 export { leakTexts } from './checks/leak-sources.js';
 export {

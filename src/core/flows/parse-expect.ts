@@ -1,7 +1,8 @@
 import { closest, schemaProblems } from '../text/schema.js';
 import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
 import { compileUserSchema } from './checks/schema-check.js';
-import { globToRegExp } from '../text/glob.js';
+import { patternPointer } from './checks/schema-patterns.js';
+import { compileGlob } from '../text/glob.js';
 import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
 import { compileMatches } from './checks/operators.js';
 import { parsePath } from './path.js';
@@ -86,18 +87,19 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     not: a['not'] === true,
   };
   if (operator === 'matches' && typeof a[operator] === 'string') {
-    try {
-      assertion.regex = compileMatches(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid regular expression ${JSON.stringify(a[operator])}: ${reason(err)}`);
-    }
+    const compiled = compileMatches(a[operator]);
+    if (compiled.ok) assertion.regex = compiled.regex;
+    else ctx.report(ptr(pointer, operator), compiled.error);
   }
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     const compiled = compileUserSchema(a[operator]);
     if (compiled.ok) assertion.check = compiled.check;
     // Checked against the draft-07 meta-schema: each faulty key is reported at its value.
     else if (compiled.shape) for (const p of schemaProblems(compiled.shape, ptr(pointer, operator), { named: false })) ctx.report(p.pointer, p.message, p.key);
-    else ctx.report(ptr(pointer, operator), compiled.error);
+    else {
+      const at = patternPointer(ptr(pointer, operator), compiled.at ?? []);
+      ctx.report(at.pointer, compiled.error, at.key);
+    }
   }
   for (const [key, owner] of OWNED_MODIFIERS) {
     if (a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
@@ -161,7 +163,7 @@ function loadLatency(value: unknown, pointer: string, ctx: LoadContext): Latency
   const l = rec(value);
   const total = l['total'] === undefined ? [] : loadBudgets(l['total'], ptr(pointer, 'total'), ctx);
   const steps = Object.entries(rec(l['steps'])).flatMap(([pattern, v]) =>
-    loadBudgets(v, ptr(pointer, 'steps', pattern), ctx).map((b) => ({ ...b, pattern, regex: globToRegExp(pattern) })),
+    loadBudgets(v, ptr(pointer, 'steps', pattern), ctx).map((b) => ({ ...b, pattern, regex: compileGlob(pattern) })),
   );
   return { total, steps };
 }
@@ -176,8 +178,4 @@ function loadBudgets(value: unknown, pointer: string, ctx: LoadContext): Latency
     const budget = ctx.budget(text, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
-}
-
-function reason(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 }

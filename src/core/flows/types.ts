@@ -1,3 +1,5 @@
+import type { NameMatcher } from '../text/glob.js';
+import type { UserRegex } from '../text/linear-regex.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { ErrorCode } from '../errors.js';
 
@@ -112,8 +114,8 @@ export interface OutputAssertion extends Located {
    */
   expected: unknown;
   not: boolean;
-  /** Compiled at load time for `matches`. */
-  regex?: RegExp;
+  /** Compiled at load time for `matches` (a linear-time engine: see core/text/linear-regex.ts). */
+  regex?: UserRegex;
   /**
    * Compiled at load time for `schema` (an inline schema by the core, a schema file by the
    * loader of the files): the problems, empty when the value conforms.
@@ -214,7 +216,7 @@ export interface LatencyBudget extends Located {
 export interface StepLatencyBudget extends LatencyBudget {
   /** A service name or a glob (`llm*`). */
   pattern: string;
-  regex: RegExp;
+  regex: NameMatcher;
 }
 
 export interface LatencyExpectation {
@@ -291,7 +293,7 @@ export interface Leak {
   file: string;
   /** The line of the role file where the leaked run starts. */
   line: number;
-  /** The leaked run, whitespace normalised, in full. */
+  /** The leaked run as the Role has it, whitespace runs one space, in full. */
   text: string;
 }
 

@@ -10,7 +10,7 @@
  * - `savedPlanRefusals(plan, todaysGuards)` — for `apply PLANFILE`, before reading the tenant:
  *   an altered plan (its `digest`, see `planDigest`) or one today's guards refuse → exit 4.
  * - `planHasChanges(plan)` — for `--detailed-exitcode`.
- * - `globToRegExp(glob)`, `globMatcher(globs)` — the name globs of `protect` / `ignore`.
+ * - `compileGlob(glob)`, `globMatcher(globs)` — the name globs of `protect` / `ignore`.
  * - `rolesDigest(roles, ignore)` — the Roles as the plan compares them, one digest (the promotion gate).
  *
  * Rendering
@@ -21,7 +21,7 @@
  */
 export { computePlan, unreadablePlan } from './compute-plan.js';
 export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
-export { globToRegExp } from '../text/glob.js';
+export { compileGlob } from '../text/glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './fresh.js';
 export { nameStateHash, roleStateHash } from './hash.js';
 export { rolesDigest } from './roles-digest.js';

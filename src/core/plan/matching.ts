@@ -1,13 +1,13 @@
 import type { Issue } from '../errors.js';
-import { globToRegExp } from '../text/glob.js';
-import { groupBy } from '../text/group-by.js';
+import { compileGlob } from '../text/glob.js';
+import { groupBy } from '../text/lists.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
 import type { RoleFile } from '../roles/role-file.js';
 
 /** Which glob of a list a name matches first, or undefined; the globs are compiled once. */
 export function globMatcher(globs: readonly string[]): (name: string) => string | undefined {
-  const compiled = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  const compiled = globs.map((g) => ({ glob: g, re: compileGlob(g) }));
   return (name) => compiled.find((c) => c.re.test(name))?.glob;
 }
 

@@ -1,4 +1,4 @@
-import { groupBy } from '../text/group-by.js';
+import { groupBy } from '../text/lists.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
 import { globMatcher } from './matching.js';

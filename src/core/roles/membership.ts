@@ -1,6 +1,6 @@
 import type { Issue, Result } from '../errors.js';
 import { matchesGlob } from '../text/glob.js';
-import { groupBy } from '../text/group-by.js';
+import { groupBy } from '../text/lists.js';
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
 import type { RoleFile } from './role-file.js';

@@ -1,6 +1,6 @@
 import type { Issue } from '../errors.js';
 import type { Position, RoleFile } from './role-file.js';
-import { groupBy } from '../text/group-by.js';
+import { groupBy } from '../text/lists.js';
 
 /**
  * Ids must be unique across role files, and so must names, except that files may share a name

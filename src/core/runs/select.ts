@@ -19,7 +19,7 @@ export interface PlannedRun {
 
 export interface SelectOptions {
   /** Matched against `file > name` and against the name alone. */
-  grep?: RegExp;
+  grep?: { test(text: string): boolean };
   shard?: Shard;
   /** `--transport`: only this one. */
   transport?: Transport;

@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { draft07Ajv } from './meta-schema.js';
 
 /**
  * The validator of a schema. Here (code run from src/, vitest) every schema is compiled at run
@@ -10,7 +11,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 let ajv: Ajv | undefined;
 
 export function validatorOf(schema: object): ValidateFunction {
-  ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+  ajv ??= draft07Ajv({ allErrors: true, strict: false, verbose: true });
   // `$id` is for editors and readers: compiled without it, two versions of one schema (a test's
   // variant, a schema loaded twice) never collide in ajv's registry. Refs inside are local.
   const { $id: _id, ...anonymous } = schema as { $id?: unknown };

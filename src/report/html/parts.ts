@@ -1,7 +1,7 @@
 import { wallSamples, stepSamples } from '../../core/compare/index.js';
 import { formatMs, type AssertionResult } from '../../core/flows/index.js';
 import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from '../digest.js';
-import { distributionSvg, esc, timelineSvg, waterfallSvg } from './charts.js';
+import { distributionSvg, esc, MAX_DRAWN, timelineSvg, waterfallSvg } from './charts.js';
 import type { RepeatResult, RunReport, TestResult } from '../model.js';
 
 /** The sections of the HTML report, each a function of the report's data. */
@@ -61,7 +61,12 @@ export function failures(report: RunReport): string {
 /** Per flow × transport: the wall-clock over every repeat, and each step's server-reported latency. */
 export function distributions(report: RunReport): string {
   const groups = new Map<string, TestResult[]>();
-  for (const r of report.results) groups.set(`${r.flow}\u0000${r.transport}`, [...(groups.get(`${r.flow}\u0000${r.transport}`) ?? []), r]);
+  for (const r of report.results) {
+    const key = `${r.flow}\u0000${r.transport}`;
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
   const figures = [...groups.values()].map((results) => {
     const { flow, transport } = results[0]!;
     const services = [...new Set(results.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
@@ -76,11 +81,13 @@ export function distributions(report: RunReport): string {
 
 /** Every test × transport, folded: its repeats with their waterfall or message timeline and assertions. */
 export function results(report: RunReport): string {
-  const items = report.results.map((r) => {
+  const shownOf = report.results.map((r) => shownRepeats(r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by)));
+  const cap = pictureCap(shownOf.flat());
+  const items = report.results.map((r, i) => {
     const wall = r.wall_ms ? ` · ${r.repeat > 1 ? 'p50 ' : ''}${esc(formatMs(r.wall_ms.p50))}` : '';
     const ran = r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by);
-    const shown = shownRepeats(ran);
-    const repeats = shown.map((x) => repeatBlock(r, x));
+    const shown = shownOf[i]!;
+    const repeats = shown.map((x) => repeatBlock(r, x, cap));
     if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
     return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join('')}</details>`;
   });
@@ -95,10 +102,23 @@ export function filters(report: RunReport): string {
 
 const MARK: Record<TestResult['status'], string> = { pass: '✓', fail: '✗', error: '✗', skip: '-', not_run: '·' };
 
-function repeatBlock(r: TestResult, x: RepeatResult): string {
+/**
+ * The page's budget of drawn steps and messages: past it, each execution's picture draws a sample
+ * of at most its share (and says so), so a run of any size within the limits gives a page a browser opens.
+ */
+const PAGE_DRAWN = 40_000;
+const MIN_DRAWN = 40;
+
+function pictureCap(shown: readonly RepeatResult[]): number {
+  let total = 0;
+  for (const x of shown) total += Math.min(MAX_DRAWN, x.steps.length + x.messages.length);
+  return total <= PAGE_DRAWN ? MAX_DRAWN : Math.max(MIN_DRAWN, Math.floor(PAGE_DRAWN / Math.max(1, shown.length)));
+}
+
+function repeatBlock(r: TestResult, x: RepeatResult, cap: number): string {
   const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ''}${x.ended_by ? ` · ended by ${x.ended_by}` : ''}</h3>`;
   const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : '';
-  const picture = r.transport === 'https' ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const picture = r.transport === 'https' ? waterfallSvg(x.steps, cap) : timelineSvg(x.messages, x.wall_ms, cap);
   const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : '';
   const rows = x.assertions.map(
     (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}${judgeBlock(a)}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,

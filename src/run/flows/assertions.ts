@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { tenantVars, type Config } from '../../core/config/config.js';
-import { InvalidFilesError, type Issue } from '../../core/errors.js';
+import { InvalidFilesError, RoleflowError, type Issue } from '../../core/errors.js';
 import {
   LeakIndex,
   liveSnapshotKeys,
@@ -24,7 +24,7 @@ import {
 import { plural, type RoleFile } from '../../core/roles/index.js';
 import { loadRoleFiles, loadRoleTexts, rolesDirOf } from '../../files/role-files.js';
 import { dirExists, type SourceDir } from '../../files/source-files.js';
-import { readSnapshotFile, snapshotFileOf, writeSnapshotFile } from '../../files/snapshot-files.js';
+import { readSnapshotFile, repositoryRoot, snapshotFileOf, snapshotLinkIssue, writeSnapshotFile } from '../../files/snapshot-files.js';
 import type { SourceFile } from '../../files/source-files.js';
 
 export interface AssertionSetupOptions {
@@ -45,6 +45,8 @@ export interface AssertionSetupOptions {
   noJudge?: boolean;
   /** Read the judges' prompt Roles whatever the flows hold (`test --judges`). */
   judgeRoles?: boolean;
+  /** `test --ci-update`: `-u` is allowed under CI. */
+  ciUpdate?: boolean;
 }
 
 interface SnapshotFileState {
@@ -81,6 +83,9 @@ export class AssertionFiles {
   ) {}
 
   static async prepare(options: AssertionSetupOptions): Promise<AssertionFiles> {
+    if (options.updateSnapshots && isCi(options.env) && !options.ciUpdate) {
+      throw new RoleflowError('-u (--update-snapshots) is refused under CI: a CI run checks snapshots against __snapshots__/, it does not rewrite them to pass; update them locally and commit them, or add --ci-update if this job is meant to write them', 'usage');
+    }
     const issues: Issue[] = [];
     let roles: RoleText[] = [];
     if (usesOperator(options.flows, 'not_leaks')) {
@@ -93,8 +98,14 @@ export class AssertionFiles {
       } else issues.push(...loaded.issues);
     }
     const snapshots = new Map<string, SnapshotFileState>();
+    const root = await repositoryRoot(options.cwd);
     for (const flow of options.flows) {
       const file = snapshotFileOf({ abs: resolve(options.cwd, flow.file), file: flow.file });
+      const outside = liveSnapshotKeys(flow).size > 0 || options.updateSnapshots ? await snapshotLinkIssue(file, root) : undefined;
+      if (outside) {
+        issues.push(outside);
+        continue;
+      }
       const stored = await readSnapshotFile(file);
       if (!stored.ok) {
         issues.push(...stored.issues);

@@ -1,6 +1,8 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../../core/flows/index.js';
 import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../../core/runs/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../../core/model.js';
+import { RoleflowError } from '../../core/errors.js';
+import { DEFAULT_LIMITS, namedLimit } from '../../core/config/limits.js';
 import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, type RunOptions } from './flow-shared.js';
 
 /**
@@ -58,6 +60,8 @@ export async function runHttps(
       if (!polled.ok) return polled.why === 'error' ? end('error', 'error', polled.error, steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
+      const over = overMessages(client, steps);
+      if (over) return end('error', 'error', over.error, steps.slice(0, over.kept), answeredAt);
       const progress: HttpsProgress = httpsProgress(steps, history, rule, answeredAt);
       history = progress.history;
       if (progress.state === 'done') {
@@ -78,6 +82,14 @@ export async function runHttps(
 }
 
 const LAST_POLL_GRACE_MS = 500;
+
+/** A log longer than `limits.max_messages`: the execution's error, and how many steps it keeps. */
+function overMessages(client: TenantClient, steps: readonly ExecutionLogEntry[]): { error: RoleflowError; kept: number } | undefined {
+  const limits = client.target.limits ?? DEFAULT_LIMITS;
+  if (steps.length <= limits.maxMessages) return undefined;
+  const error = new RoleflowError(`the execution log holds ${steps.length} steps, more than ${namedLimit(limits, 'maxMessages')}`, 'too_large');
+  return { error, kept: limits.maxMessages };
+}
 
 // Only a log whose every step carries its latency says when the flow ends.
 function rememberPace(paces: FlowPaces, flow: string, steps: readonly ExecutionLogEntry[]): void {

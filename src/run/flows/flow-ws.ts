@@ -1,5 +1,6 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../../core/flows/index.js';
 import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../../core/runs/index.js';
+import { RoleflowError } from '../../core/errors.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../../core/model.js';
 import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
 
@@ -74,6 +75,7 @@ class WsRun {
       if (left <= 0) return this.unfinished('timeout', this.waitingFor());
       const next = await this.next(session, Math.min(progress.quietEndsInMs ?? left, left));
       if (next === 'interrupted') return this.unfinished('interrupted');
+      if (next instanceof RoleflowError && next.code === 'too_large') return this.end('error', 'error', next);
       if (next instanceof Error) {
         // With no node or count to wait for, a service closing the connection after its
         // completed messages has said it is finished as clearly as a quiet period would.

@@ -4,6 +4,7 @@ import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import type { FlowTestFile, Transport } from '../../core/flows/index.js';
 import { shownUrl } from '../../core/text/printed-url.js';
+import { compileUserRegex, type UserRegex } from '../../core/text/linear-regex.js';
 import type { Redactor } from '../../core/text/redact.js';
 import type { RoleFile } from '../../core/roles/index.js';
 import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../../core/runs/index.js';
@@ -32,15 +33,13 @@ export interface SelectionFlags {
 }
 
 /** `--grep` and `--shard` parsed; one line naming the flag when either is malformed. */
-export function parseSelectionFlags(flags: SelectionFlags): { grep?: RegExp; shard?: Shard } {
+export function parseSelectionFlags(flags: SelectionFlags): { grep?: UserRegex; shard?: Shard } {
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, 'usage');
-  let grep: RegExp | undefined;
-  try {
-    if (flags.grep !== undefined) grep = new RegExp(flags.grep);
-  } catch (error) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${(error as Error).message}`, 'usage');
-  }
+  // The linear-time engine of every user pattern: a test name cannot hold the run either.
+  const compiled = flags.grep === undefined ? undefined : compileUserRegex(flags.grep);
+  if (compiled && !compiled.ok) throw new RoleflowError(`--grep: ${compiled.error}`, 'usage');
+  const grep = compiled?.regex;
   return { ...(grep && { grep }), ...(shard?.ok && { shard: shard.value }) };
 }
 
@@ -74,9 +73,21 @@ export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean; noJudge?: boolean; judgeRoles?: boolean },
+  opts: { update: boolean; ciUpdate?: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean; noJudge?: boolean; judgeRoles?: boolean },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }), ...(opts.noJudge && { noJudge: true }), ...(opts.judgeRoles && { judgeRoles: true }) });
+  return AssertionFiles.prepare({
+    cwd,
+    config,
+    flows: files,
+    updateSnapshots: opts.update,
+    env: opts.env,
+    tenant: opts.tenant,
+    ...(opts.ciUpdate && { ciUpdate: true }),
+    ...(opts.roleFiles && { roleFiles: opts.roleFiles }),
+    ...(opts.readOnly && { readOnly: true }),
+    ...(opts.noJudge && { noJudge: true }),
+    ...(opts.judgeRoles && { judgeRoles: true }),
+  });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
@@ -84,7 +95,7 @@ export function runsFor(
   tenant: OpenTenant,
   files: readonly FlowTestFile[],
   flags: SelectionFlags,
-  parsed: { grep?: RegExp; shard?: Shard },
+  parsed: { grep?: UserRegex; shard?: Shard },
   env: Record<string, string | undefined>,
 ): { runs: PlannedRun[]; secrets: string[] } {
   const hasWs = tenant.target.wsUrl !== undefined;

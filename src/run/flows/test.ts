@@ -5,6 +5,7 @@ import { RoleflowError } from '../../core/errors.js';
 import type { Transport } from '../../core/flows/index.js';
 import type { FlowTestFile } from '../../core/flows/index.js';
 import type { WorkTreeRecord } from '../../core/runs/index.js';
+import { safeText } from '../../core/text/safe-text.js';
 import { currentCommit } from '../../files/git/git-commit.js';
 import { workTreeState } from '../../files/git/work-tree.js';
 import type { RunSelection } from '../../report/model.js';
@@ -39,6 +40,8 @@ export interface TestOptions extends CommonOptions, ManyTenantsOptions {
   baseline?: string | undefined;
   json: boolean;
   updateSnapshots: boolean;
+  /** `--ci-update`: `-u` may write snapshots under CI. */
+  ciUpdate?: boolean | undefined;
   passWithNoTests: boolean;
   /** `--no-judge`: judge assertions are skipped, never passed; no judge flow runs. */
   noJudge?: boolean;
@@ -64,7 +67,7 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
   const testOne = async (tenant: OpenTenant, specs: ReporterSpec[], name?: string): Promise<number> => {
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, ciUpdate: options.ciUpdate === true, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
     ports.output.addSecrets(secrets);
     // A heading only over console output of its own: reports in files are announced on stderr.
@@ -151,7 +154,7 @@ function testRun(options: TestOptions, ports: Ports, config: Config, given: { fi
     for (const reporter of reporters) await reporter.onRunEnd(report);
     const written = sinks.written;
     reportsWritten.push(...written.map((f) => resolve(ports.cwd, f)));
-    if (written.length > 0 && (live || several !== undefined)) output.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
+    if (written.length > 0 && (live || several !== undefined)) output.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.map(safeText).join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
     if (report.summary.failed > 0) return ExitCode.TestsFailed;
     const none = noTestRanReason(report);

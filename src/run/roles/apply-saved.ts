@@ -11,6 +11,7 @@ import { openTenants } from '../tenants.js';
 import { checkSavedPlan, openSavedPlan } from './saved-plan.js';
 import { parseAllows } from '../policy/policy-flags.js';
 import { carryOutPlan, ended, finishApply, tenantHeading, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
+import { safeText } from '../../core/text/safe-text.js';
 
 /**
  * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
@@ -63,13 +64,13 @@ export async function applySaved(ports: Ports, config: Config, planFile: string,
     const { what, reasons, otherTenant } = checked.refused;
     const tenant = showName(plan.tenant.name);
     const fix = otherTenant
-      ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
+      ? `It names its tenant: roleflow apply ${safeText(planFile)} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
       : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
     const where = several ? ` (tenant ${plan.tenant.name})` : '';
-    output.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
+    output.err([`error: the saved plan ${safeText(planFile)}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
     return ended(ExitCode.Refused, plan, 'refused', [], reasons);
   }
-  if (!flags.json) output.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  if (!flags.json) output.out(`Applying the saved plan ${safeText(planFile)}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
   return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
 }
 
@@ -120,7 +121,7 @@ export function savedTenantsRefusal(planFile: string, plans: readonly Plan[], wh
   const lines = [...whole, ...checks.flatMap((c) => [...c.reasons, ...(c.failure === undefined ? [] : [c.failure.message])].map((r) => `tenant ${c.name}: ${r}`))];
   const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
   const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(' ')} --out FILE`] : [];
-  const message = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines.map((r) => `  - ${r}`), ...fix].join('\n');
+  const message = [`error: the saved plan ${safeText(planFile)} is refused; nothing was applied to any tenant:`, ...lines.map((r) => `  - ${r}`), ...fix].join('\n');
   const ends: SavedTenantsRefusal['ends'] = [];
   const notAttempted: string[] = [];
   for (const [i, plan] of plans.entries()) {

@@ -11,6 +11,7 @@ import { secretScanner } from '../../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { oneTenant, openOneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { planner, type RoleSelection } from './planning.js';
+import { safeText } from '../../core/text/safe-text.js';
 
 export interface PlanOptions extends CommonOptions, ManyTenantsOptions, RoleSelection {
   /** `--out FILE`: the plan saved for `apply FILE`. */
@@ -68,7 +69,7 @@ export async function plan(options: PlanOptions, ports: Ports): Promise<number> 
     await savePlan(resolve(ports.cwd, options.out), plan, secretScanner(ports.env, config));
     // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
     const where = [options.baseUrl !== undefined && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== undefined && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join('');
-    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
+    output.err(`Saved the plan to ${safeText(options.out)}. To carry out exactly this plan: roleflow apply ${safeText(options.out)}${where}`);
   }
   return options.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
 }
@@ -128,7 +129,7 @@ async function planSeveral(options: PlanOptions, ports: Ports, config: Config, n
   if (options.out !== undefined) {
     await savePlan(resolve(ports.cwd, options.out), planned, secretScanner(ports.env, config));
     const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
-    output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${options.out}`);
+    output.err(`Saved the plan of ${what} to ${safeText(options.out)}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${safeText(options.out)}`);
   }
   return options.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
 }
@@ -136,7 +137,7 @@ async function planSeveral(options: PlanOptions, ports: Ports, config: Config, n
 /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
 async function notSaved(options: PlanOptions, ports: Ports, why: string): Promise<void> {
   if (options.out === undefined) return;
-  ports.output.err(await planNotSavedLine(resolve(ports.cwd, options.out), options.out, why));
+  ports.output.err(await planNotSavedLine(resolve(ports.cwd, options.out), safeText(options.out), why));
 }
 
 /** The options of a plan that could not be made, for the tenant this run would have asked. */

@@ -11,6 +11,7 @@ import { promotionRefusals } from './promote-gate.js';
 import { openTenants } from '../tenants.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
 import { planner } from './planning.js';
+import { safeText } from '../../core/text/safe-text.js';
 
 export interface PromoteOptions extends CommonOptions {
   from: string;
@@ -40,7 +41,7 @@ export async function promote(options: PromoteOptions, ports: Ports): Promise<nu
   if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, 'usage');
   if (options.out === '-') throw new RoleflowError('--out -: a saved plan must be a file', 'usage');
   if (options.out !== undefined && resolve(ports.cwd, options.out) === resolve(ports.cwd, options.report)) {
-    throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, 'usage');
+    throw new RoleflowError(`--out ${safeText(options.out)} is the --report file: the plan would overwrite the report; save the plan to another file`, 'usage');
   }
   const config = await configOf(options, ports);
   selectTenants(config, { named: [from, to], all: false });
@@ -92,6 +93,6 @@ async function savePromotionPlan(ports: Ports, config: Config, shown: string, pl
     return ExitCode.Refused;
   }
   await savePlan(resolve(ports.cwd, out), plan, secretScanner(ports.env, config));
-  ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
+  ports.output.err(`Saved the plan of ${to} to ${safeText(out)}. To carry out exactly this plan: roleflow apply ${safeText(out)}`);
   return ExitCode.Ok;
 }

@@ -6,6 +6,7 @@ import { planTenantOf } from './fresh-plan.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { openOneTenant, type TenantOptions } from '../tenants.js';
 import { pullRoles, type PullResult } from './pull-roles.js';
+import { safeText } from '../../core/text/safe-text.js';
 
 export interface PullOptions extends CommonOptions, TenantOptions {
   /** `--roles DIR`, when not the config's folder. */
@@ -36,11 +37,11 @@ export async function pull(options: PullOptions, ports: Ports): Promise<number> 
   const written = count('written') + count('overwritten');
   for (const r of result.roles) {
     const what = `${showName(r.name)} (id ${showName(r.id)})`;
-    if (r.status === 'skipped') output.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
-    else if (!options.json && r.status !== 'unchanged') output.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
+    if (r.status === 'skipped') output.err(`warning: skipped ${r.file === undefined ? '' : `${safeText(r.file)}, `}Role ${what}: ${r.reason ?? ''}`);
+    else if (!options.json && r.status !== 'unchanged') output.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${safeText(r.file ?? '')}: ${what}`);
   }
   for (const { name, count } of result.sharedNames) output.err(`warning: the tenant holds ${count} Roles named ${showName(name)} (pinned by id in the files)`);
-  for (const a of result.ambiguous) output.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+  for (const a of result.ambiguous) output.err(`warning: ${safeText(a.file)} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
   if (options.json) {
     output.json({
       format_version: 1,
@@ -53,11 +54,11 @@ export async function pull(options: PullOptions, ports: Ports): Promise<number> 
     });
     return ExitCode.Ok;
   }
-  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
+  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.map(safeText).join(', ')}`);
   if (result.notForTenant.length > 0) {
-    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.join(', ')}`);
+    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.map(safeText).join(', ')}`);
   }
   const pulled = result.roles.length;
-  output.out(`Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${dir.display}/: ${written} written, ${count('unchanged')} unchanged, ${count('skipped')} skipped.`);
+  output.out(`Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${safeText(dir.display)}/: ${written} written, ${count('unchanged')} unchanged, ${count('skipped')} skipped.`);
   return ExitCode.Ok;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatMs,
-  globToRegExp,
+  compileGlob,
   latencyMs,
   matchesGlob,
   parseBudget,
@@ -129,7 +129,7 @@ describe('globs over names', () => {
   });
 
   it('is anchored: a plain name is an exact match', () => {
-    expect(globToRegExp('retriever').test('retriever-2')).toBe(false);
-    expect(globToRegExp('retriever').test('retriever')).toBe(true);
+    expect(compileGlob('retriever').test('retriever-2')).toBe(false);
+    expect(compileGlob('retriever').test('retriever')).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { compileMatches } from '../../flows/checks/operators.js';
+import type { UserRegex } from '../../text/linear-regex.js';
 import type { PolicyPattern } from './types.js';
 
 /**
@@ -9,13 +10,28 @@ import type { PolicyPattern } from './types.js';
  */
 export function compilePolicyPattern(source: string): PolicyPattern {
   const isRegex = /^\/.*\/[a-z]*$/s.test(source) && source.length >= 2;
-  if (isRegex) return { source, regex: compileMatches(source), isRegex };
-  return { source, regex: new RegExp(source.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')), isRegex };
+  if (isRegex) return { source, regex: compiled(source), isRegex };
+  return { source, regex: phrase(source), isRegex };
 }
 
 /** A pattern that is the whole value: `name: "^[a-z-]+$"` (slashes optional). */
 export function compileWholePattern(source: string): PolicyPattern {
-  return { source, regex: compileMatches(source), isRegex: true };
+  return { source, regex: compiled(source), isRegex: true };
+}
+
+function compiled(source: string): UserRegex {
+  const result = compileMatches(source);
+  if (!result.ok) throw new Error(result.error);
+  return result.regex;
+}
+
+/** A phrase found as it is written. */
+function phrase(source: string): UserRegex {
+  const find = (text: string, from = 0): { index: number; length: number } | undefined => {
+    const index = text.indexOf(source, from);
+    return index === -1 ? undefined : { index, length: source.length };
+  };
+  return { source, flags: '', test: (text) => text.includes(source), find, toString: () => JSON.stringify(source) };
 }
 
 /**
@@ -26,10 +42,10 @@ export function matchesOf(pattern: PolicyPattern, text: string, max = 20): { ind
   const found: { index: number; length: number }[] = [];
   let from = 0;
   while (from <= text.length && found.length < max) {
-    const m = pattern.regex.exec(from === 0 ? text : text.slice(from));
+    const m = pattern.regex.find(text, from);
     if (!m) break;
-    found.push({ index: from + m.index, length: m[0].length });
-    from += m.index + Math.max(1, m[0].length);
+    found.push(m);
+    from = m.index + Math.max(1, m.length);
   }
   return found;
 }

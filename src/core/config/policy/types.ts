@@ -1,3 +1,4 @@
+import type { UserRegex } from '../../text/linear-regex.js';
 /**
  * Lint and plan policy as data (PRODUCT.md "Lint and policy"): the rules of the config's
  * `policy:`, and the findings they make. Keys of findings are snake_case where they are written
@@ -70,7 +71,8 @@ export interface Policy {
 /** A phrase or a regular expression, as written and ready to search with. */
 export interface PolicyPattern {
   source: string;
-  regex: RegExp;
+  /** Run in the linear-time engine (a phrase: found as written). */
+  regex: UserRegex;
   /** Written as `/…/flags`. */
   isRegex: boolean;
 }

@@ -1,5 +1,7 @@
 import type { Issue } from '../../errors.js';
+import { maxOf } from '../../text/lists.js';
 import { closest } from '../../text/schema.js';
+import { normalise } from './leak-normal.js';
 import { snapshotKey } from './snapshot.js';
 import type { FlowTestFile, OutputAssertion, Transport } from '../types.js';
 
@@ -37,6 +39,29 @@ export function unknownJudges(files: readonly FlowTestFile[], judges: readonly s
           const hint = guess ? ` (did you mean "${guess}"?)` : known.size === 0 ? ' (the config has no judges:)' : '';
           return { file: f.file, line: a.line, col: a.col, message: `judge: no judge named ${JSON.stringify(a.judge!.name)} in the config's judges:${hint}` };
         }),
+    ),
+  );
+}
+
+/**
+ * A `not_leaks` whose Role (or, for `*`, every Role) is shorter than its `min_chars`, as compared
+ * (leak-normal.ts): no run that long can ever be found, so the assertion always passes. A warning
+ * at the assertion.
+ */
+export function shortLeakRoles(files: readonly FlowTestFile[], roles: readonly { name: string; content: string }[]): Issue[] {
+  const lengths = new Map(roles.map((r) => [r.name, normalise(r.content).text.trim().length]));
+  const longest = maxOf(lengths.values(), 0);
+  return files.flatMap((f) =>
+    f.tests.flatMap((t) =>
+      t.expect.outputs.flatMap((a) => {
+        if (a.operator !== 'not_leaks' || a.minChars === undefined) return [];
+        const all = a.expected === '*';
+        const length = all ? (roles.length > 0 ? longest : undefined) : lengths.get(String(a.expected));
+        if (length === undefined || length >= a.minChars) return [];
+        const what = all ? `every Role is at most ${length} characters` : `Role ${JSON.stringify(a.expected)} is ${length} characters`;
+        const message = `warning: not_leaks: ${what}, shorter than min_chars ${a.minChars}: no leak can ever be found; set min_chars to ${Math.max(1, length)} or less`;
+        return [{ file: f.file, line: a.line, col: a.col, message }];
+      }),
     ),
   );
 }

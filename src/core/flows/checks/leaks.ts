@@ -1,13 +1,16 @@
 /**
  * Prompt-leak detection: does a text contain a verbatim run of a Role's content of at least
- * `minChars` characters, once runs of whitespace are one space on both sides? One rolling hash
+ * `minChars` characters, once both are in one normal form (leak-normal.ts: entities decoded,
+ * NFKC, case folded, invisible characters dropped, whitespace runs one space)? One rolling hash
  * (Rabin–Karp) of every `minChars`-long window of the Roles is indexed once; an output is then
  * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
  */
 
 import type { Leak, LeakFinder } from '../types.js';
+import { normalise } from './leak-normal.js';
 
 export type { Leak } from '../types.js';
+export { normalise } from './leak-normal.js';
 
 /** A Role's text as checked, and where its content starts in its file (1-based line). */
 export interface RoleText {
@@ -21,7 +24,6 @@ export interface RoleText {
    */
   written?: { content: string; origin: readonly number[] };
 }
-
 
 export const DEFAULT_MIN_CHARS = 40;
 
@@ -86,30 +88,10 @@ export class LeakIndex implements LeakFinder {
     const content = written ? written.content : r.role.content;
     let line = r.role.firstLine;
     for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
-    return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+    const from = r.origin[at]!;
+    const to = at + end < r.origin.length ? r.origin[at + end]! : r.role.content.length;
+    return { role: r.role.name, file: r.role.file, line, text: r.role.content.slice(from, to).replace(/\s+/g, ' ') };
   }
-}
-
-/** Runs of whitespace become one space; `origin` maps each kept character back. */
-export function normalise(text: string): { text: string; origin: number[] } {
-  let out = '';
-  const origin: number[] = [];
-  let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += ' ';
-        origin.push(i);
-      }
-      inSpace = true;
-    } else {
-      out += ch;
-      origin.push(i);
-      inSpace = false;
-    }
-  }
-  return { text: out, origin };
 }
 
 /** A leaked run for a message: its start and end, at most `max` characters. */

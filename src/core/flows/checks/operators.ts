@@ -4,6 +4,7 @@ import { similarity } from './similarity.js';
 import { compareSnapshot, withoutIgnored } from './snapshot.js';
 import type { Comparison, LeakFinder, OutputAssertion, SnapshotBaseline } from '../types.js';
 import { valueAt } from '../path.js';
+import { compileUserRegex, type CompiledRegex } from '../../text/linear-regex.js';
 
 export interface OutputVerdict {
   pass: boolean;
@@ -134,9 +135,9 @@ export function show(value: unknown): string {
 }
 
 /** The matching regex for a `matches` operand: `/re/flags`, or the whole string as the pattern. */
-export function compileMatches(source: string): RegExp {
+export function compileMatches(source: string): CompiledRegex {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return m ? new RegExp(m[1]!, m[2]!.replace('g', '').replace('y', '')) : new RegExp(source);
+  return m ? compileUserRegex(m[1]!, m[2]!) : compileUserRegex(source);
 }
 
 export function describeComparison(c: Comparison): string {

@@ -1,8 +1,10 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { onFirstUse } from '../../text/first-use.js';
+import { draft07Ajv } from '../../text/meta-schema.js';
 import { draft07MetaSchema } from '../../text/precompiled-schemas.js';
 import { describeSchemaError } from '../../text/schema.js';
 import type { SchemaCheck } from '../types.js';
+import { duplicateEnumValue, linearRegExp, refusedPattern } from './schema-patterns.js';
 
 /** The problems of a value against a user's schema, each `path: what is wrong`; empty when it conforms. */
 export type { SchemaCheck } from '../types.js';
@@ -10,13 +12,16 @@ export type { SchemaCheck } from '../types.js';
 // Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
 // so loading the same file twice (watch mode, tests) cannot collide. `verbose` keeps the failing
 // value and schema in each error: a failure says what it got and which key was meant.
-const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
+// Their patterns run in the linear-time engine (schema-patterns.ts).
+const USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true, code: { regExp: linearRegExp } };
 
 /** At most this many problems are named per failure: the first ones say what to fix. */
 const SHOWN = 3;
+/** At most this many values of an enum are named in a failure. */
+const SHOWN_VALUES = 20;
 
 /** What compiling a user's schema gives: its check, or why it cannot be used (one line). */
-export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: readonly ErrorObject[] };
+export type CompiledUserSchema = { ok: true; check: SchemaCheck } | { ok: false; error: string; shape?: readonly ErrorObject[]; at?: string[] };
 
 /** `$schema` values naming draft-07, the meta-schema ajv checks a schema without one against. */
 const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
@@ -43,10 +48,12 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
     // files (or twice) never collides in ajv's registry. Its `$ref`s within it are local.
     const { $id: _id, ...anonymous } = schema as { $id?: unknown };
     const generated = meta !== undefined && DRAFT_07.has((anonymous as { $schema?: unknown }).$schema as string | undefined);
-    const ajv = generated ? (trustingAjv ??= new Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= new Ajv(USER_AJV));
+    const ajv = generated ? (trustingAjv ??= draft07Ajv({ ...USER_AJV, validateSchema: false })) : (checkingAjv ??= draft07Ajv(USER_AJV));
     // A schema of the wrong shape: its meta-schema's errors, for the caller to report at the faulty keys.
     const shapeErrors = generated ? errorsOf((metaCheck ??= meta()), anonymous) : ajv.validateSchema(anonymous) ? null : ajv.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv.errorsText(shapeErrors, { dataVar: 'schema' })}`, shape: shapeErrors };
+    const refused = refusedPattern(anonymous) ?? duplicateEnumValue(anonymous);
+    if (refused) return { ok: false, error: refused.error, at: refused.path };
     try {
       const validate = ajv.compile(anonymous);
       check = (value, path) => (validate(value) ? [] : (validate.errors ?? []).filter(notNoise).slice(0, SHOWN).map((e) => describeFailure(path, e)));
@@ -82,7 +89,9 @@ function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] | n
 export function describeFailure(path: string, e: ErrorObject): string {
   const where = path + instanceSuffix(e.instancePath);
   if (e.keyword === 'enum') {
-    return `${where}: must be one of ${(e.params['allowedValues'] as unknown[]).map(plain).join(', ')}`;
+    const allowed = e.params['allowedValues'] as unknown[];
+    const more = allowed.length > SHOWN_VALUES ? `, … (${allowed.length} values)` : '';
+    return `${where}: must be one of ${allowed.slice(0, SHOWN_VALUES).map(plain).join(', ')}${more}`;
   }
   if (e.keyword === 'const') return `${where}: must be ${plain(e.params['allowedValue'])}`;
   return `${where}: ${describeSchemaError({ ...e, instancePath: '' })}`;
