@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { junitXsdProblems } from '../helpers/junit-xsd.js';
 import { findAll, parseXml } from '../report/xml.js';
@@ -29,6 +30,19 @@ describe('test over several tenants: what its reporters say', () => {
     expect(both.stdout).toMatch(/^=== tenant staging ===\n/);
     expect(both.stdout).toContain('\n=== tenant production ===\n');
     expect(noToken(r) && noToken(both)).toBe(true);
+  });
+
+  it('a report file that exists and is not a regular file (/dev/null) is written as it is for every tenant', async () => {
+    const t = await twoTenants(FILES);
+    const made = ['/dev/null.staging', '/dev/null.production'];
+    try {
+      const r = await t.cli(['test', '--all-tenants', '--reporter', 'console=/dev/null', '--reporter', 'json=r.json']);
+      expect(r.code).toBe(3);
+      expect(made.filter((f) => existsSync(f))).toEqual([]);
+      expect(r.stderr).toBe('tenant staging: wrote /dev/null, r.staging.json\ntenant production: wrote /dev/null, r.production.json\n');
+    } finally {
+      for (const f of made) rmSync(f, { force: true });
+    }
   });
 
   it('github: each tenant summary is headed by its name, a blank line before the next; annotations name the tenant', async () => {

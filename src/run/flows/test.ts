@@ -7,6 +7,7 @@ import type { FlowTestFile } from '../../core/flows/index.js';
 import type { WorkTreeRecord } from '../../core/runs/index.js';
 import { safeText } from '../../core/text/safe-text.js';
 import { currentCommit } from '../../files/git/git-commit.js';
+import { notRegularFiles } from '../../files/report-file.js';
 import { workTreeState } from '../../files/git/work-tree.js';
 import type { RunSelection } from '../../report/model.js';
 import { noTestRanError, noTestRanReason } from '../../report/no-tests.js';
@@ -80,8 +81,9 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   }
   // Every tenant's config and token before any test starts anywhere.
   const opened = await openTenants(ports, config, several);
+  const asItIs = await notRegularFiles(ports.cwd, reporters.value.flatMap((r) => (r.file === undefined ? [] : [r.file])));
   const testTenant = (name: string, i: number): Promise<number> => {
-    const specs = reportersOfTenant(reporters.value, name);
+    const specs = reportersOfTenant(reporters.value, name, asItIs);
     if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
     return testOne(opened[i]!, specs.value, name);
   };
