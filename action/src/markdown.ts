@@ -1,6 +1,5 @@
 import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
-import { codeBlock } from '../../src/core/text/fence.js';
-import { mdCode } from '../../src/core/plan/render/markdown-parts.js';
+import { codeBlock, mdCode } from '../../src/core/plan/render/markdown-parts.js';
 
 export { GITHUB_COMMENT_LIMIT, mdCode };
 

@@ -1,6 +1,6 @@
 import { formatMs } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/text/safe-text.js';
-import { codeBlock } from '../core/text/fence.js';
+import { codeBlock } from '../core/plan/render/markdown-parts.js';
 import { flowLatencyRows, groupAssertions, missingShardsText, quietEndText, repeatsText, snapshotDiffs } from './digest.js';
 import { relative, resolve, sep } from 'node:path';
 import type { LatencyStats, RunReport, TestResult } from './model.js';

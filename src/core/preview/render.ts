@@ -1,7 +1,6 @@
-import { codeBlock } from '../text/fence.js';
 import type { MetricComparison } from '../compare/index.js';
 import { formatMs } from '../flows/duration.js';
-import { mdCode, mdText } from '../plan/render/markdown-parts.js';
+import { codeBlock, mdCode, mdText } from '../plan/render/markdown-parts.js';
 import { GITHUB_COMMENT_LIMIT } from '../plan/render/markdown.js';
 import { plural, thousands } from '../roles/display.js';
 import { escapeControls } from '../text/safe-text.js';

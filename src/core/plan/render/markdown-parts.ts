@@ -1,4 +1,4 @@
-import { codeBlock } from '../../text/fence.js';
+import { maxOf } from '../../text/lists.js';
 import { policyLines } from '../policy-lines.js';
 import { formatIssue } from '../../errors.js';
 import { printableLine, thousands } from '../../roles/display.js';
@@ -22,6 +22,16 @@ export { thousands };
 
 export function mdCode(text: string): string {
   return `<code>${mdText(text)}</code>`;
+}
+
+/**
+ * `text` as a markdown code block (no line break after the closing fence) whose fence no line of
+ * the text can close: one backtick longer than the longest run in it, and at least three.
+ */
+export function codeBlock(text: string, lang = ''): string {
+  const longest = maxOf(Array.from(text.matchAll(/`+/g), (m) => m[0].length), 0);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}`;
 }
 
 /**
