@@ -104,9 +104,16 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
-/** The tenant a command talks to: `--tenant`, else the config's default, else `custom` for `--base-url`, else `local`. */
+/**
+ * The tenant a command talks to: `--tenant`, else the config's default, else `local`. A
+ * `--base-url` without `--tenant` is a tenant of its own, `custom`, unless the default is a
+ * configured tenant (whose URL it then replaces): never the embedded tenant, which has no URL.
+ */
 export function tenantNameOf(config: Config, flags: TenantFlags): string {
-  return flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? 'custom' : LOCAL_TENANT);
+  if (flags.tenant !== undefined) return flags.tenant;
+  const named = config.defaultTenant ?? LOCAL_TENANT;
+  if (flags.baseUrl && named === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === undefined) return 'custom';
+  return named;
 }
 
 /** Whether these flags and config mean the embedded tenant, started in-process. */
