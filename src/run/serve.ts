@@ -34,9 +34,11 @@ export async function serve(options: ServeOptions, ports: Ports): Promise<number
   // Like every command, serve reads the config (a broken one is an error): its local.flows_config
   // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
   const config = await configOf(options, ports);
-  const { configRelative } = await import('../files/config-file.js');
-  const own = config.local.flowsConfig;
-  const flows = options.flowsConfig !== undefined ? resolve(ports.cwd, options.flowsConfig) : own !== undefined ? configRelative(ports.cwd, config, own) : undefined;
+  const { embeddedFlowsOf, ownFlowsNote } = await import('../files/config-file.js');
+  const own = config.local.flowsConfig === undefined ? undefined : embeddedFlowsOf(ports.cwd, config);
+  const flows = options.flowsConfig !== undefined ? resolve(ports.cwd, options.flowsConfig) : own?.abs;
+  // --flows-config is asked for on the command line; the config's is said.
+  if (options.flowsConfig === undefined && own !== undefined) output.err(ownFlowsNote(own.file));
   const { startEmulator } = await import('../emulator/index.js');
   const emulator = await startEmulator({
     host: options.host,

@@ -30,6 +30,8 @@ export interface OpenTenant {
    * applied by a later run, and sharded reports of it merge).
    */
   location: string;
+  /** The embedded tenant running a flows file of the config's own (`local.flows_config`) in place of the built-in flows: that file, as shown. */
+  ownFlows?: string;
   close(): Promise<void>;
 }
 
@@ -57,10 +59,11 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     const { startEmulator } = await import('../emulator/index.js');
     const dataFile = configRelative(opts.cwd, config, config.local.data);
     await stateFolder(dirname(dataFile));
+    const flows = embeddedFlowsOf(opts.cwd, config);
     const emulator = await startEmulator({
       dataFile,
       token: randomBytes(24).toString('base64url'),
-      flows: embeddedFlowsOf(opts.cwd, config).abs,
+      flows: flows.abs,
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });
@@ -69,6 +72,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       target,
       secrets: [emulator.token],
       location: `embedded:${config.local.data}`,
+      ...(flows.own && { ownFlows: flows.file }),
       close: async () => {
         await client.close();
         await emulator.close();

@@ -8,6 +8,7 @@ import type { WorkTreeRecord } from '../../core/runs/index.js';
 import { safeText } from '../../core/text/safe-text.js';
 import { currentCommit } from '../../files/git/git-commit.js';
 import { notRegularFiles } from '../../files/report-file.js';
+import { ownFlowsNote } from '../../files/config-file.js';
 import { workTreeState } from '../../files/git/work-tree.js';
 import type { RunSelection } from '../../report/model.js';
 import { noTestRanError, noTestRanReason } from '../../report/no-tests.js';
@@ -67,7 +68,10 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   const files = await loadFlowTests(ports.cwd, config, options.paths);
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
+  let flowsNoted = false;
   const testOne = async (tenant: OpenTenant, specs: ReporterSpec[], name?: string): Promise<number> => {
+    if (tenant.ownFlows !== undefined && !flowsNoted) ports.output.err(ownFlowsNote(tenant.ownFlows));
+    flowsNoted ||= tenant.ownFlows !== undefined;
     const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, ciUpdate: options.ciUpdate === true, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
     ports.output.addSecrets(secrets);
