@@ -28,7 +28,10 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
  */
 class RoleflowCli extends Cli<RoleflowContext> {
   override usage(...args: Parameters<Cli<RoleflowContext>['usage']>): string {
-    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
+    const text = withRequiredOptions(this, args[0], super.usage(...args));
+    // `rollback --to` takes a record or a commit, `promote --to` a tenant.
+    const rollback = pathOfCommand(args[0])?.[0] === 'rollback';
+    return namePlaceholders(rollback ? text.replace(/--to #0/g, '--to ID|COMMIT') : text);
   }
 }
 
@@ -37,11 +40,16 @@ class RoleflowCli extends Cli<RoleflowContext> {
  * options it cannot run without go on that line (`$ roleflow promote --from #0 --to #0 --report #0`).
  */
 function withRequiredOptions(cli: Cli<RoleflowContext>, command: unknown, text: string): string {
-  const paths = (command as { paths?: string[][]; constructor?: { paths?: string[][] } } | null | undefined);
-  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  const path = pathOfCommand(command);
   if (path === undefined) return text;
   const { usage, required } = requiredOptionsOf(cli, path);
   return required.length === 0 ? text : text.replace(`${usage}\n`, `${usage} ${required.join(' ')}\n`);
+}
+
+/** The path of a command class or instance clipanion hands `usage`. */
+function pathOfCommand(command: unknown): string[] | undefined {
+  const paths = command as { paths?: string[][]; constructor?: { paths?: string[][] } } | null | undefined;
+  return paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
 }
 
 /** The usage line (`roleflow promote`) and the options it cannot run without (`--from #0`) of the command at `path`. */
@@ -66,6 +74,8 @@ const VALUE_NAMES: Record<string, string> = {
   '--base-report': 'FILE',
   '--from': 'NAME',
   '--to': 'NAME',
+  '--limit': 'N',
+  '--notify': 'issue',
   '--report': 'FILE',
   '--target': 'NAME_OR_GLOB',
   '--allow': 'RULE',

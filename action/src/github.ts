@@ -11,6 +11,15 @@ export interface IssueComment {
   html_url?: string | undefined;
 }
 
+/** An issue as the REST API returns it (the parts we use). */
+export interface Issue {
+  number: number;
+  title: string;
+  body?: string | null | undefined;
+  state: string;
+  html_url?: string | undefined;
+}
+
 /** Where the comments go: `owner/repo` and the pull request's number. */
 export interface CommentTarget {
   repository: string;
@@ -165,6 +174,42 @@ export class GitHubClient {
     });
   }
 
+  /**
+   * The first open issue of `repository` that `matches` (pull requests, which the API lists with
+   * issues, are left out), reading its pages (100 a page, at most 50 pages) until it is found.
+   */
+  async findOpenIssue(repository: string, matches: (issue: Issue) => boolean): Promise<Issue | undefined> {
+    const target = { repository, issueNumber: 0 };
+    return this.call('GET', `${this.repoPath(target)}/issues`, async () => {
+      const pages = this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', { ...this.repo(target), state: 'open', per_page: 100 });
+      let count = 0;
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError('listing issues: the answer is not a list of issues', undefined);
+        const found = (page.data as (Issue & { pull_request?: unknown })[]).find((i) => i.pull_request === undefined && matches(issueOf(i)));
+        if (found !== undefined) return issueOf(found);
+        if (++count >= 50) return undefined;
+      }
+      return undefined;
+    });
+  }
+
+  async createIssue(repository: string, title: string, body: string): Promise<Issue> {
+    const target = { repository, issueNumber: 0 };
+    return this.call('POST', `${this.repoPath(target)}/issues`, async () => {
+      const { data } = await this.octokit.request('POST /repos/{owner}/{repo}/issues', { ...this.repo(target), title, body });
+      return issueOf(data);
+    });
+  }
+
+  /** Change an issue's title, body or state (`closed` closes it). */
+  async updateIssue(repository: string, number: number, change: { title?: string; body?: string; state?: 'open' | 'closed' }): Promise<Issue> {
+    const target = { repository, issueNumber: number };
+    return this.call('PATCH', `${this.repoPath(target)}/issues/${number}`, async () => {
+      const { data } = await this.octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...this.repo(target), issue_number: number, ...change });
+      return issueOf(data);
+    });
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -188,6 +233,10 @@ export class GitHubClient {
       throw new GitHubApiError(`${method} ${path}: ${describe(err, this.apiUrl)}`, statusOf(err));
     }
   }
+}
+
+function issueOf(data: { number: number; title: string; body?: string | null | undefined; state: string; html_url?: string | undefined }): Issue {
+  return { number: data.number, title: data.title, body: data.body, state: data.state, html_url: data.html_url };
 }
 
 function commentOf(data: { id: number | bigint; body?: string | undefined; html_url?: string | undefined }): IssueComment {

@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { checkTenantInputs, parseTenantNames, type PromoteInputs, type TenantSelection } from './tenants/tenant-inputs.js';
 import { ActionInputError, type Toolkit } from './toolkit.js';
 
-const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote', 'preview'] as const;
+const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote', 'preview', 'drift'] as const;
 export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The `with:` of the step, checked (see action.yml for what each means). */
@@ -35,6 +35,8 @@ export interface ActionInputs {
   base: string;
   /** plan, apply, promote: `--allow` values (the `allow` input's lines and `--allow` in `args`), passed only once an approver approved. */
   allows: string[];
+  /** drift: `issue` keeps one GitHub issue per tenant; '' notifies nobody. */
+  notify: '' | 'issue';
 }
 
 /**
@@ -45,7 +47,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
   const githubToken = core.getInput('github-token');
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === core.getInput('command'));
-  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(core.getInput('command'))}"`);
+  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote, preview or drift, not "${kit.redact(core.getInput('command'))}"`);
   // `--allow` in args counts only as the `allow` input does: taken out, and passed once approved.
   const { rest: args, allows: argAllows } = takeAllows(splitArgs(core.getInput('args')));
   const allows = [...core.getInput('allow').split('\n').map((l) => l.trim()).filter((l) => l !== ''), ...argAllows];
@@ -55,6 +57,9 @@ export function readInputs(kit: Toolkit): ActionInputs {
   if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(core.getInput('tenant')), all: getBooleanInput('all-tenants', false, kit) };
   const promote = checkTenantInputs(command, tenants, { from: core.getInput('from'), to: core.getInput('to'), report: core.getInput('report') });
+  const notify = core.getInput('notify');
+  if (notify !== '' && notify !== 'issue') throw new ActionInputError(`input "notify" must be issue (or empty), not "${kit.redact(notify)}"`);
+  if (notify !== '' && command !== 'drift') throw new ActionInputError(`input "notify" is for command: drift, not ${command}`);
   return {
     command,
     args,
@@ -71,6 +76,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
     regressionThreshold: core.getInput('regression-threshold'),
     base: core.getInput('base'),
     allows,
+    notify,
   };
 }
 

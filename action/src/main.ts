@@ -7,6 +7,7 @@ import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
 import { previewStep } from './preview-step.js';
+import { driftStep } from './drift-step.js';
 import { pullRequestOf } from './sticky-comment.js';
 import { planTenantsStep } from './tenants/plan-tenants.js';
 import { promoteStep } from './tenants/promote-step.js';
@@ -34,7 +35,7 @@ export async function run(): Promise<number> {
       pullRequest: pullRequestOf(kit.env),
     };
     const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
     kit.setFailed(outcome.failure);

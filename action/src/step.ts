@@ -87,7 +87,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
 }
 
 /** `$RUNNER_TEMP/roleflow-plan-<tenant>.json`: one per tenant, so several steps of a job can plan several tenants. */
-export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report' | 'preview'): string {
+export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report' | 'preview' | 'drift'): string {
   return join(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
 }
 
@@ -116,7 +116,7 @@ export function repoPath(ctx: StepContext, file: string): string {
 /** The exit code as the `exitcode` output, and a failure line when it is one the step fails on. */
 export function exitOutcome(ctx: StepContext, command: string, code: number, failsOn: readonly number[]): StepOutcome {
   ctx.kit.setOutput('exitcode', code);
-  return failsOn.includes(code) || ![0, 1, 2, 3, 4].includes(code) ? { failure: `roleflow ${command} exited with code ${code}` } : {};
+  return failsOn.includes(code) || ![0, 1, 2, 3, 4, 5].includes(code) ? { failure: `roleflow ${command} exited with code ${code}` } : {};
 }
 
 function quoteArg(arg: string): string {

@@ -13,6 +13,10 @@ import { ReportMergeCommand } from './report/merge.js';
 import { ServeCommand } from './serve.js';
 import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
+import { DriftCommand } from './history/drift.js';
+import { HistoryCommand } from './history/history.js';
+import { HistoryShowCommand } from './history/history-show.js';
+import { RollbackCommand } from './history/rollback.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, LintCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, HistoryCommand, HistoryShowCommand, RollbackCommand, DriftCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];

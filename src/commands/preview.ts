@@ -62,7 +62,7 @@ export class PreviewCommand extends RoleflowCommand {
   failOnRegression = failOnRegressionOption('Exit 3 when a test that passed on the base fails on the head');
 
   async execute(): Promise<number> {
-    const { preview } = await import('../run/preview.js');
+    const { preview } = await import('../run/preview/preview.js');
     const { tenants, baseUrl, wsUrl, base, baseReport, format, json, threshold, failOnRegression } = this;
     const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json, reporters: this.reporter, threshold, failOnRegression };
     return preview({ ...this.common, ...options }, this.ports);

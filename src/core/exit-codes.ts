@@ -10,6 +10,8 @@ export const ExitCode = {
   TestsFailed: 3,
   /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
   Refused: 4,
+  /** `drift --detailed-exitcode`: a Role drifted (changed on the tenant since roleflow last applied it) or in conflict. */
+  Drifted: 5,
   /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
   Interrupted: 130,
 } as const;

@@ -27,7 +27,7 @@ export function packageVersion(): string {
 const schemas = new Map<string, object>();
 
 /** A JSON Schema from `schemas/`, read once. */
-export function loadSchema(name: 'role' | 'plan' | 'flow-test' | 'config' | 'report' | 'preview' | 'lint' | 'judge-cases'): object {
+export function loadSchema(name: 'role' | 'plan' | 'flow-test' | 'config' | 'report' | 'preview' | 'lint' | 'judge-cases' | 'history' | 'drift'): object {
   let schema = schemas.get(name);
   if (!schema) {
     schema = JSON.parse(readFileSync(`${packageRoot}schemas/${name}.schema.json`, 'utf8')) as object;

@@ -4,14 +4,14 @@ import { shortLeakRoles, unknownLeakRoles, type FlowTestFile } from '../core/flo
 import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';
 import { pushAll } from '../core/text/lists.js';
 import { safeText } from '../core/text/safe-text.js';
-import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flow-files.js';
+import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flows/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles, strayRoleFiles } from '../files/role-files.js';
 import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 import { embeddedFlowsOf, type EmbeddedFlowsFile } from '../files/config-file.js';
-import { flowsDirOf } from '../files/flow-files.js';
+import { flowsDirOf } from '../files/flows/flow-files.js';
 import { rolesDirOf } from '../files/role-files.js';
 import { embeddedFlowRoleIssues } from './embedded-flow-roles.js';
 

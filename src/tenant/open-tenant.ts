@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
 import { configRelative, embeddedFlowsOf } from '../files/config-file.js';
+import { stateFolder } from '../files/state-folder.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
 import { closest } from '../core/text/schema.js';
 import { proxySettings } from './proxy-env.js';
@@ -58,7 +58,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   if (isEmbedded(config, flags)) {
     const { startEmulator } = await import('../emulator/index.js');
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname(dataFile));
+    await stateFolder(dirname(dataFile), "the embedded tenant's folder");
     const flows = embeddedFlowsOf(opts.cwd, config);
     const emulator = await startEmulator({
       dataFile,
@@ -123,22 +123,6 @@ export function tenantNameOf(config: Config, flags: TenantFlags): string {
 /** Whether these flags and config mean the embedded tenant, started in-process. */
 export function isEmbedded(config: Config, flags: TenantFlags): boolean {
   return flags.baseUrl === undefined && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === undefined;
-}
-
-/**
- * The folder of the embedded tenant's data file. A `.roleflow/` folder made here gets a
- * `.gitignore` of its own, so the state of a fresh clone's local tenant is never committed.
- */
-async function stateFolder(dir: string): Promise<void> {
-  let made: string | undefined;
-  try {
-    made = await mkdir(dir, { recursive: true });
-  } catch (err) {
-    throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  if (made !== undefined && basename(dir) === '.roleflow') {
-    await writeFile(join(dir, '.gitignore'), '# State of roleflow\'s embedded tenant: local only.\n*\n').catch(() => undefined);
-  }
 }
 
 function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; wsUrl?: string | undefined }): TenantTarget {

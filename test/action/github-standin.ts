@@ -10,10 +10,21 @@ export interface StoredComment {
   createdBy: 'seed' | 'api';
 }
 
+/** An issue as the stand-in keeps it. */
+export interface StoredIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+}
+
 export interface GitHubStandin {
   /** `GITHUB_API_URL` for the Action. */
   url: string;
   comments: StoredComment[];
+  /** The repository's issues (`seedIssue` adds one made by someone else). */
+  issues: StoredIssue[];
+  seedIssue(title: string, body: string, state?: 'open' | 'closed'): StoredIssue;
   /** Every request: method, path and query, and whether it carried the expected token. */
   requests: { method: string; url: string; authorized: boolean }[];
   /** From now on, answer every request with this status (undefined: behave). */
@@ -37,6 +48,8 @@ export interface GitHubStandin {
 /**
  * A tiny GitHub REST API on 127.0.0.1 for the Action's tests: issue comments of one repository,
  * in memory — list (paginated with a Link header, 30 a page unless `per_page`), create, update —
+ * and its issues — list (`state`, paginated the same way; pull requests are not among them here),
+ * create, update (title, body, state) —
  * behind a bearer token, and switches that make it refuse (403), fail (500) or rate-limit every
  * request or the next few.
  */
@@ -44,6 +57,8 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
   const comments: StoredComment[] = [];
   const reviews: { pr: number; login: string; state: string }[] = [];
   const commitPulls = new Map<string, number[]>();
+  const issues: StoredIssue[] = [];
+  let nextIssue = 100;
   const requests: GitHubStandin['requests'] = [];
   let failure: number | undefined;
   let pagesAt: string | undefined;
@@ -95,6 +110,34 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
       comments.push(comment);
       return send(res, 201, view(comment));
     }
+    const allIssues = new RegExp(`^${base}/issues$`).exec(url.pathname);
+    const oneIssue = new RegExp(`^${base}/issues/(\\d+)$`).exec(url.pathname);
+    if (allIssues && req.method === 'GET') {
+      const state = url.searchParams.get('state') ?? 'open';
+      const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const all = issues.filter((i) => state === 'all' || i.state === state);
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) headers['link'] = `<${address()}${url.pathname}?state=${state}&per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      return send(res, 200, all.slice((page - 1) * perPage, page * perPage).map(issueView), headers);
+    }
+    if (allIssues && req.method === 'POST') {
+      const fields = fieldsOf(body);
+      if (typeof fields.title !== 'string' || fields.title === '') return send(res, 422, { message: 'title is required' });
+      if (typeof fields.body === 'string' && fields.body.length > 65_536) return send(res, 422, { message: 'Body is too long (maximum is 65536 characters)' });
+      const issue: StoredIssue = { number: nextIssue++, title: fields.title, body: typeof fields.body === 'string' ? fields.body : '', state: 'open' };
+      issues.push(issue);
+      return send(res, 201, issueView(issue));
+    }
+    if (oneIssue && req.method === 'PATCH') {
+      const issue = issues.find((i) => i.number === Number(oneIssue[1]));
+      if (!issue) return send(res, 404, { message: 'Not Found' });
+      const fields = fieldsOf(body);
+      if (typeof fields.title === 'string') issue.title = fields.title;
+      if (typeof fields.body === 'string') issue.body = fields.body;
+      if (fields.state === 'open' || fields.state === 'closed') issue.state = fields.state;
+      return send(res, 200, issueView(issue));
+    }
     if (one && req.method === 'PATCH') {
       const comment = comments.find((c) => c.id === Number(one[1]));
       if (!comment) return send(res, 404, { message: 'Not Found' });
@@ -107,6 +150,10 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
     return send(res, 404, { message: 'Not Found' });
   }
 
+  function issueView(i: StoredIssue): object {
+    return { number: i.number, title: i.title, body: i.body, state: i.state, html_url: `https://github.invalid/${opts.repository}/issues/${i.number}` };
+  }
+
   function view(c: StoredComment): object {
     return { id: c.id, body: c.body, html_url: `https://github.invalid/${opts.repository}/pull/${c.issue}#issuecomment-${c.id}`, user: { login: c.createdBy === 'api' ? 'github-actions[bot]' : 'someone' } };
   }
@@ -116,6 +163,12 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
   return {
     url: address(),
     comments,
+    issues,
+    seedIssue: (title, body, state = 'open') => {
+      const issue: StoredIssue = { number: nextIssue++, title, body, state };
+      issues.push(issue);
+      return issue;
+    },
     requests,
     failWith: (status) => {
       failure = status;
@@ -152,6 +205,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function fieldsOf(body: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 function textOf(body: string): string | undefined {

@@ -170,7 +170,7 @@ describe('the Action, command: plan, on a pull request', () => {
   it('rejects a bad input in one line, before running anything', async () => {
     const run = await action({ command: 'deploy' });
     expect(run.code).toBe(1);
-    expect(run.log).toContain('::error::input "command" must be plan, apply, test, merge, promote or preview, not "deploy"');
+    expect(run.log).toContain('::error::input "command" must be plan, apply, test, merge, promote, preview or drift, not "deploy"');
     expect(run.log).not.toMatch(/\n\s+at /);
   });
 });

@@ -60,11 +60,11 @@ describe('the Action: tenant inputs', () => {
     [{ command: 'promote', from: 'staging' }, 'command: promote needs the inputs "to", "report"'],
     [{ command: 'promote', from: 'staging', to: 'production', report: 'r.json', tenant: 'staging' }, 'command: promote takes its tenants from the "from" and "to" inputs'],
     [{ command: 'plan', to: 'production' }, 'input "to" is for command: promote, not plan'],
-    [{ command: 'test', tenant: 'staging\nproduction' }, 'command: test works on one tenant: several tenants (more than one name in "tenant") are for plan and apply'],
-    [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan and apply'],
+    [{ command: 'test', tenant: 'staging\nproduction' }, 'command: test works on one tenant: several tenants (more than one name in "tenant") are for plan, apply and drift'],
+    [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan, apply and drift'],
     [{ command: 'plan', tenant: 'staging production' }, 'input "tenant": "staging production" is not a tenant name (one name per line)'],
     [{ command: 'plan', 'all-tenants': 'yes please' }, 'input "all-tenants" must be true or false'],
-    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge, promote or preview, not "deploy"'],
+    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge, promote, preview or drift, not "deploy"'],
   ])('refuses %j in one line, running nothing', async (inputs, message) => {
     const run = await action(inputs);
     expect(run.code).toBe(1);

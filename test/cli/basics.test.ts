@@ -48,7 +48,7 @@ describe('roleflow as a process', () => {
     const all = await runBin(['--help']);
     expect(all.stdout).not.toContain('#0');
     expect(all.stdout).toContain('[--port PORT]');
-    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve', 'report merge', 'preview']) {
+    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve', 'report merge', 'preview', 'history', 'history show', 'rollback', 'drift']) {
       const r = await runCli([...command.split(' '), '--help']);
       expect(r.stdout, command).not.toContain('#0');
       const rows = r.stdout.split('\n').filter((l) => /^ {2}--/.test(l));
@@ -56,6 +56,9 @@ describe('roleflow as a process', () => {
       expect(starts.size, `${command}: ${rows.join('\n')}`).toBe(1);
     }
     expect((await runCli(['plan', '--help'])).stdout).toMatch(/^ {2}--config FILE +Config file/m);
+    // A flag of one name may take different values in two commands.
+    expect((await runCli(['rollback', '--help'])).stdout).toMatch(/^ {2}--to ID\|COMMIT +A journal record id/m);
+    expect((await runCli(['promote', '--help'])).stdout).toMatch(/^ {2}--to NAME +The tenant to promote them to/m);
   });
 
   it('puts usage errors on stderr, one line, exit 1', async () => {

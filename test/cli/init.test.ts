@@ -53,16 +53,19 @@ describe('roleflow init', () => {
     expect((await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/acme'], { cwd: dir })).code).toBe(0);
     const text = await read(dir, '.github/workflows/roleflow.yml');
     expect(await lint('roleflow.yml', text)).toEqual([]);
-    const workflow = parse(text) as { jobs: Record<string, { if: string; concurrency?: unknown; steps: { with?: Record<string, string>; env?: Record<string, string> }[] }> };
+    const workflow = parse(text) as { jobs: Record<string, { if: string; concurrency?: unknown; permissions?: unknown; steps: { with?: Record<string, string>; env?: Record<string, string> }[] }> };
     expect(Object.keys(workflow.jobs)).toEqual(['plan-and-test', 'apply', 'drift']);
     expect(workflow.jobs['apply']!.concurrency).toEqual({ group: 'roleflow-apply-staging', 'cancel-in-progress': false });
     const apply = workflow.jobs['apply']!.steps.find((s) => s.with?.['command'] === 'apply')!;
     expect(apply.with?.['tenant']).toBe('staging');
     expect(apply.env).toEqual({ ROLEFLOW_TOKEN_STAGING: '${{ secrets.ROLEFLOW_TOKEN_STAGING }}' });
-    expect(workflow.jobs['drift']!.steps.find((s) => s.with?.['command'] === 'plan')?.with?.['args']).toBe('--detailed-exitcode');
+    // The drift check tells a hand edit (exit 5, an issue) from a merge not applied (exit 2), with the journal the tenant keeps.
+    expect(workflow.jobs['drift']!.steps.find((s) => s.with?.['command'] === 'drift')?.with).toMatchObject({ args: '--detailed-exitcode', notify: 'issue' });
+    expect(workflow.jobs['drift']!.permissions).toEqual({ contents: 'read', issues: 'write' });
     // The config names the tenant and where its token comes from, and still validates.
-    const config = parse(await read(dir, 'roleflow.config.yaml')) as { default_tenant: string; tenants: Record<string, unknown> };
+    const config = parse(await read(dir, 'roleflow.config.yaml')) as { default_tenant: string; tenants: Record<string, unknown>; history?: unknown };
     expect(config.default_tenant).toBe('local');
+    expect(config.history).toEqual({ store: 'tenant' });
     expect(config.tenants).toEqual({ staging: { base_url: 'https://flows.example.com/t/acme', token_env: 'ROLEFLOW_TOKEN_STAGING' } });
     expect((await runBin(['validate'], { cwd: dir })).code).toBe(0);
   });

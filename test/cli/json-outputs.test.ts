@@ -19,6 +19,10 @@ const SCHEMA_OF: Record<string, OutputSchema> = {
   test: 'report',
   'report merge': 'report',
   'report compare': 'compare',
+  history: 'history',
+  'history show': 'history',
+  rollback: 'apply',
+  drift: 'drift',
 };
 
 /** `doc` as a command printed it: a format_version, and valid against its schema. */
@@ -49,7 +53,7 @@ describe('every --json output has format_version and a schema', () => {
     expect(JSON.stringify(schema)).not.toMatch(/"additionalProperties":false|"propertyNames"/);
   });
 
-  it('validate, init, lint, plan, apply, pull, test, report merge and report compare print documents their schemas accept', async () => {
+  it('validate, init, lint, plan, apply, history, drift, rollback, pull, test, report merge and report compare print documents their schemas accept', async () => {
     const s = await suite({ 'roles/greeter.md': roleText('greeter', 'greets', 'You greet people.'), 'flows/greet.yaml': GREET });
     const ok = async (args: string[], code = 0) => {
       const r = await s.run(args);
@@ -62,6 +66,11 @@ describe('every --json output has format_version and a schema', () => {
     expectOutput('lint', await ok(['lint', '--json']));
     expectOutput('plan', await ok(['plan', '--json']));
     expectOutput('apply', await ok(['apply', '--auto-approve', '--json']));
+    const history = expectOutput('history', await ok(['history', '--json']));
+    const id = (history['records'] as { id: string }[])[0]!.id;
+    expectOutput('history', await ok(['history', 'show', id, '--diff', '--json']));
+    expectOutput('drift', await ok(['drift', '--json']));
+    expectOutput('apply', await ok(['rollback', '--to', id, '--auto-approve', '--json']));
     const pulled = expectOutput('pull', await ok(['pull', '--json']));
     expect(pulled['summary']).toMatchObject({ unchanged: 1 });
     expectOutput('report', await ok(['test', '--json']));

@@ -8,6 +8,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, mutations, project, roleText, tenantState, TOKEN, type Project } from './roles-kit.js';
 import { noToken } from './tenants-kit.js';
 import { compileSchema } from '../../src/core/text/schema.js';
+import { readJournal } from '../../src/core/apply/history/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
 
 const validPreview = compileSchema(loadSchema('preview'));
@@ -70,6 +71,9 @@ describe('roleflow preview', () => {
     // The base was applied with prune (gone made, nothing else), then the head (a updated, b made, gone deleted).
     expect(mutations(r.em)).toEqual(['POST /admin/roles/create', 'POST /admin/roles/create', 'POST /admin/roles/update', 'POST /admin/roles/create', 'POST /admin/policies/delete']);
     expect(tenantState(r.em)).toEqual(['a: first / You are A, changed.', 'b: new / You are B.']);
+    // Both applies are journalled as preview's, each with the commit whose files it applied.
+    const { records } = readJournal(await r.p.read('.roleflow/history/preview.jsonl'));
+    expect(records.map((x) => [x.command, x.preview, x.commit, x.dirty, x.status])).toEqual([['preview', true, base, undefined, 'completed'], ['preview', true, base, true, 'completed']]);
     expect(result.stderr).toContain('preview on tenant "preview": 2 flow executions (1 test × transport, on each side)');
     expect(noToken(result)).toBe(true);
     // Text by default: both sides named, the summary line.

@@ -4,7 +4,7 @@ import { compileSchema } from '../../src/core/text/schema.js';
 import { repoRoot } from './cli.js';
 
 /** The schemas of what commands print (or write) for scripts; the rest of schemas/ describe files users write. */
-export const OUTPUT_SCHEMAS = ['apply', 'compare', 'init', 'judges', 'lint', 'plan', 'preview', 'pull', 'report', 'serve', 'validate'] as const;
+export const OUTPUT_SCHEMAS = ['apply', 'compare', 'drift', 'history', 'init', 'judges', 'lint', 'plan', 'preview', 'pull', 'report', 'serve', 'validate'] as const;
 export type OutputSchema = (typeof OUTPUT_SCHEMAS)[number];
 
 export function schemaFiles(): string[] {

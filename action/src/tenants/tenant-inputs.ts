@@ -51,8 +51,8 @@ export function severalTenantsName(selection: TenantSelection): string {
 }
 
 /**
- * The checks between inputs: several tenants are for `plan` and `apply` (a matrix of jobs tests
- * one tenant each); `promote` names its tenants in `from` and `to`.
+ * The checks between inputs: several tenants are for `plan`, `apply` and `drift` (a matrix of jobs
+ * tests one tenant each); `promote` names its tenants in `from` and `to`.
  */
 export function checkTenantInputs(command: string, selection: TenantSelection, promote: Partial<PromoteInputs>): PromoteInputs | undefined {
   if (command === 'promote') {
@@ -65,9 +65,9 @@ export function checkTenantInputs(command: string, selection: TenantSelection, p
   }
   const stray = (['from', 'to', 'report'] as const).filter((name) => promote[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
-  if (isSeveral(selection) && command !== 'plan' && command !== 'apply') {
+  if (isSeveral(selection) && !['plan', 'apply', 'drift'].includes(command)) {
     throw new ActionInputError(
-      `command: ${command} works on one tenant: several tenants (${selection.all ? 'all-tenants' : 'more than one name in "tenant"'}) are for plan and apply; run ${command} in a matrix of jobs, one tenant each`,
+      `command: ${command} works on one tenant: several tenants (${selection.all ? 'all-tenants' : 'more than one name in "tenant"'}) are for plan, apply and drift; run ${command} in a matrix of jobs, one tenant each`,
     );
   }
   return undefined;

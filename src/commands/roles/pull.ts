@@ -23,11 +23,16 @@ export class PullCommand extends RoleflowCommand {
       \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
       \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
       (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
+
+      \`--target NAME_OR_GLOB\` (repeatable) pulls only the Roles it matches, and speaks only of
+      their files: \`roleflow drift\` names it to adopt a hand edit into the files. The apply
+      journal's Role (\`roleflow.history\`) is never pulled.
     `,
     examples: [
       ['Adopt the default tenant into roles/', 'roleflow pull'],
       ['Pull staging into another folder', 'roleflow pull --tenant staging --roles staging-roles'],
       ['Overwrite local edits with what the tenant holds', 'roleflow pull --force'],
+      ['Adopt one Role edited on the tenant into its file (drift said it drifted)', 'roleflow pull --target support-agent --force'],
     ],
   });
 
@@ -36,11 +41,12 @@ export class PullCommand extends RoleflowCommand {
   wsUrl = wsUrlOption();
   roles = rolesOption();
   force = Option.Boolean('--force', false, { description: 'Overwrite local role files that differ from the tenant' });
+  targets = Option.Array('--target', { description: 'Only the Roles with this name or glob (repeatable): e.g. adopt one hand edit into the files' });
   json = jsonOption('Print what was written as JSON on stdout');
 
   async execute(): Promise<number> {
     const { pull } = await import('../../run/roles/pull.js');
-    const { tenants, baseUrl, wsUrl, roles, force, json } = this;
-    return pull({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json }, this.ports);
+    const { tenants, baseUrl, wsUrl, roles, force, json, targets } = this;
+    return pull({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json, targets }, this.ports);
   }
 }

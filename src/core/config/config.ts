@@ -28,6 +28,9 @@ export interface Config {
   judges: Record<string, JudgeConfig>;
   /** How much is read from a tenant (`limits:`; config/limits.ts). */
   limits: Limits;
+  /** The apply journal: where it is kept, and (in the tenant) how many records. */
+  history: { store: 'file' | 'tenant'; keep: number };
+  drift: { ignore: string[] };
 }
 
 export interface TenantConfig {
@@ -76,6 +79,8 @@ interface RawConfig {
   policy?: RawPolicy;
   judges?: Record<string, RawJudge>;
   limits?: { max_response_bytes?: number | string; max_messages?: number; max_execution_bytes?: number | string };
+  history?: { store?: 'file' | 'tenant'; keep?: number };
+  drift?: { ignore?: string[] };
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -135,6 +140,8 @@ export function parseConfig(text: string, file: string, schema: object): Result<
       policy: policy.policy,
       judges: judges.judges,
       limits: limitsOf(raw.limits),
+      history: { store: raw.history?.store ?? base.history.store, keep: raw.history?.keep ?? base.history.keep },
+      drift: { ignore: raw.drift?.ignore ?? [] },
     },
   };
 }
@@ -151,6 +158,8 @@ export function defaultConfig(file?: string): Config {
     policy: emptyPolicy(),
     judges: {},
     limits: DEFAULT_LIMITS,
+    history: { store: 'file', keep: 200 },
+    drift: { ignore: [] },
   };
 }
 

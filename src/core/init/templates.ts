@@ -66,6 +66,10 @@ function configText({ tenant, previewTenant }: InitOptions): string {
     );
   }
   if (previewTenant === 'local') lines.push('local:', '  preview: true          # roleflow preview --tenant local: the behaviour diff on the embedded tenant');
+  if (tenant !== undefined) {
+    // The drift check of the workflow runs in a job of its own: the journal must be where it can read it.
+    lines.push('history:', "  store: tenant          # the apply journal (history, rollback, drift) in the tenant's Role roleflow.history, shared by every CI run");
+  }
   lines.push(
     'roles:',
     '  dir: roles',

@@ -5,7 +5,7 @@
  * - No real tenant: pull requests only — plan, apply to the embedded tenant, flow tests — since
  *   applying on merge to a tenant that lives for one job, or checking it for drift, means nothing.
  * - A real tenant: plan and flow tests on pull requests, apply on the default branch one at a time,
- *   a daily drift check.
+ *   a daily drift check (`roleflow drift --detailed-exitcode`, an issue while anything drifted).
  * - A preview tenant (either way): a pull-request job runs `roleflow preview` there, queued per
  *   preview tenant and never cancelled midway (each run applies its own Roles to it).
  */
@@ -39,7 +39,9 @@ export function workflowText(options: WorkflowOptions): string {
             comment: 'One apply at a time per tenant: a second merge queues behind the first, never cancels it.',
             group: `roleflow-apply-${name}`,
           }),
-          ...job('drift', "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step('Plan against the tenant', 'drift', 'plan', ['          args: --detailed-exitcode'])),
+          ...job('drift', "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step('Drift check', 'drift', 'drift', ['          args: --detailed-exitcode', '          notify: issue']), {
+            permissions: ['contents: read', 'issues: write # one issue per tenant, opened on drift and closed once it is gone'],
+          }),
         ];
   const previewJob =
     preview === undefined
@@ -70,7 +72,8 @@ const NO_TENANT_HEADER = [
 const TENANT_HEADER = [
   '# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow',
   '# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.',
-  '# Every morning: a drift check that fails when the tenant no longer matches the files.',
+  '# Every morning: a drift check (`roleflow drift`) that tells a hand edit on the tenant (exit 5, an',
+  '# issue opened) from a merge not applied yet (exit 2), with the apply journal the tenant keeps.',
 ];
 
 function stepLines(title: string, id: string, command: string, tenant: string, tokenEnv: string | undefined, extra: string[]): string[] {
@@ -86,11 +89,12 @@ function stepLines(title: string, id: string, command: string, tenant: string, t
   ];
 }
 
-function job(name: string, condition: string, steps: string[], opts: { comment?: string; group?: string; fetchDepth?: boolean } = {}): string[] {
+function job(name: string, condition: string, steps: string[], opts: { comment?: string; group?: string; fetchDepth?: boolean; permissions?: string[] } = {}): string[] {
   return [
     `  ${name}:`,
     `    if: ${condition}`,
     '    runs-on: ubuntu-latest',
+    ...(opts.permissions === undefined ? [] : ['    permissions:', ...opts.permissions.map((p) => `      ${p}`)]),
     ...(opts.group === undefined ? [] : [...(opts.comment === undefined ? [] : [`    # ${opts.comment}`]), '    concurrency:', `      group: ${opts.group}`, '      cancel-in-progress: false']),
     '    steps:',
     '      - uses: actions/checkout@v5',

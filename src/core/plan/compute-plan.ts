@@ -17,6 +17,7 @@ import {
 import type { RoleFile } from '../roles/role-file.js';
 import { byNameThenId, compare, renameNotes, sharedNameNotes, targetNotes } from './notes.js';
 import { checkRoleSet } from '../roles/role-set.js';
+import { withoutJournalRole } from '../roles/reserved.js';
 
 /**
  * The plan: what `apply` must do so the tenant matches the role files. Pure and synchronous,
@@ -25,7 +26,9 @@ import { checkRoleSet } from '../roles/role-set.js';
  * Order: deletes that free a name a create or a rename needs, then updates, creates, other
  * deletes; alphabetical within each group.
  */
-export function computePlan(desired: readonly RoleFile[], remote: readonly Role[], options: PlanOptions): Plan {
+export function computePlan(desired: readonly RoleFile[], listed: readonly Role[], options: PlanOptions): Plan {
+  // The journal's Role (`history.store: tenant`) is roleflow's own: never matched, unmanaged or pruned.
+  const remote = withoutJournalRole(listed);
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
   // A partial plan: matching saw every file and Role (ids, renames, shared names); only the
   // targeted ones become changes, and prune reaches no further than the targets.

@@ -124,6 +124,8 @@ export interface Plan {
   issues: Issue[];
   /** The findings of `policy.plan` (the refusing ones are also guards); absent without plan rules. */
   policy?: PlanFinding[];
+  /** A plan made by `rollback`: the journal record id or the commit it goes back to (journalled as such by `apply`). */
+  rollback_of?: string;
   /**
    * `sha256:` of the rest of the plan as `renderPlanJson` writes it (see `planDigest`): written
    * with every JSON plan, checked by `apply PLANFILE`, so an altered saved plan is refused.

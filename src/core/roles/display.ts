@@ -37,3 +37,8 @@ export function thousands(n: number): string {
 export function plural(n: number, noun: string, nouns = `${noun}s`): string {
   return `${thousands(n)} ${n === 1 ? noun : nouns}`;
 }
+
+/** A word for a shell command line: bare when plainly safe, else in single quotes (control characters escaped). */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${escapeControls(text).replace(/'/g, `'\\''`)}'`;
+}

@@ -25,8 +25,9 @@
 export { decodeRoleFile, MAX_ISSUES_PER_FILE, MAX_ROLE_FILE_BYTES, parseRoleFile, type Position, type RoleFile } from './role-file.js';
 export { splitFrontMatter, withoutFinalLineBreak, type FrontMatterSplit } from './front-matter.js';
 export { checkRoleSet } from './role-set.js';
+export { HISTORY_ROLE, withoutJournalRole } from './reserved.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
-export { plural, quote, showName, printableLine, thousands } from './display.js';
+export { plural, quote, shellWord, showName, printableLine, thousands } from './display.js';
 export { escapeVars, mergeVars, renderRoleFiles, renderVars, renderVarsWithOrigin, varIssuesOfTenants, VAR_NAME, type Rendered, type TenantVars } from './vars.js';
 export { MAX_SENT_ROLE_BYTES } from './sent-size.js';
 export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant, unmatchedTenantWarnings } from './membership.js';

@@ -1,6 +1,7 @@
 import type { Issue } from '../errors.js';
 import type { Position, RoleFile } from './role-file.js';
 import { groupBy } from '../text/lists.js';
+import { HISTORY_ROLE } from './reserved.js';
 
 /**
  * Ids must be unique across role files, and so must names, except that files may share a name
@@ -10,6 +11,7 @@ import { groupBy } from '../text/lists.js';
  */
 export function checkRoleSet(files: readonly RoleFile[]): Issue[] {
   return [
+    ...files.filter((f) => f.name === HISTORY_ROLE).map((f) => ({ file: f.file, ...f.at.name, message: `name ${JSON.stringify(HISTORY_ROLE)} is reserved: roleflow keeps its apply journal in the Role of that name (history.store: tenant); name this Role otherwise` })),
     ...duplicates(files, (f) => f.id, (f) => f.at.id ?? f.at.name, 'id'),
     ...duplicates(files, (f) => f.name, (f) => f.at.name, 'name', eachPinsItsOwnId),
   ].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));

@@ -122,3 +122,15 @@ export function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout:
     });
   });
 }
+
+/** `git config user.name` in `cwd`; undefined when unset or there is no git. */
+export async function gitUserName(cwd: string): Promise<string | undefined> {
+  const name = await git(cwd, ['config', 'user.name']);
+  return name.ok && name.stdout.trim() !== '' ? name.stdout.trim() : undefined;
+}
+
+/** The branch checked out (`refs/heads/main`); undefined on a detached HEAD or outside git. */
+export async function currentBranch(cwd: string): Promise<string | undefined> {
+  const ref = await git(cwd, ['symbolic-ref', '--quiet', 'HEAD']);
+  return ref.ok && ref.stdout.trim() !== '' ? ref.stdout.trim() : undefined;
+}

@@ -24,7 +24,7 @@ import {
 import { plural, type RoleFile } from '../../core/roles/index.js';
 import { loadRoleFiles, loadRoleTexts, rolesDirOf } from '../../files/role-files.js';
 import { dirExists, type SourceDir } from '../../files/source-files.js';
-import { readSnapshotFile, repositoryRoot, snapshotFileOf, snapshotLinkIssue, writeSnapshotFile } from '../../files/snapshot-files.js';
+import { readSnapshotFile, repositoryRoot, snapshotFileOf, snapshotLinkIssue, writeSnapshotFile } from '../../files/flows/snapshot-files.js';
 import type { SourceFile } from '../../files/source-files.js';
 
 export interface AssertionSetupOptions {

@@ -5,7 +5,7 @@ import { judgeAgreement as agreementOf, parseJudgeCases, renderAgreementText, ty
 import { ExitCode, type Ports } from '../ports.js';
 import { openOneTenant, type TenantOptions } from '../tenants.js';
 import type { JudgeRecord } from '../../core/flows/index.js';
-import { flowsDirOf, FLOW_TEST_FILE, isFlowFileName, JUDGES_DIR } from '../../files/flow-files.js';
+import { flowsDirOf, FLOW_TEST_FILE, isFlowFileName, JUDGES_DIR } from '../../files/flows/flow-files.js';
 import { loadSchema } from '../../files/package-root.js';
 import { dirExists, listFilesUnder, loadTextFiles } from '../../files/source-files.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';

@@ -11,7 +11,7 @@ import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, 
 import { noTestRanError } from '../../report/no-tests.js';
 import { buildRunReport } from '../../report/run-report.js';
 import type { RunReport, RunSelection } from '../../report/model.js';
-import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../../files/flow-files.js';
+import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../../files/flows/flow-files.js';
 import { displayPath } from '../../files/source-files.js';
 import { packageVersion } from '../../files/package-root.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';

@@ -7,7 +7,7 @@ import { blocks, lintFlowFile, lintPluginFindings, lintRoleFile, renderLintJson,
 import { checkRoleSet, parseRoleFile, type RoleFile } from '../../core/roles/index.js';
 import { ROLE_FILE } from '../../core/roles/role-file.js';
 import { parseYaml, type YamlSource } from '../../core/text/yaml-source.js';
-import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName, isJudgesFolder } from '../../files/flow-files.js';
+import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName, isJudgesFolder } from '../../files/flows/flow-files.js';
 import { loadSchema, packageVersion } from '../../files/package-root.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { callPlugin, loadPolicyPlugins, type LoadedPlugin } from '../../files/policy-plugins.js';

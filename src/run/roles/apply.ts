@@ -31,7 +31,7 @@ export async function apply(options: ApplyOptions, ports: Ports): Promise<number
   const problem = applyArgumentProblem(args, planFile, options);
   if (problem !== undefined) throw new RoleflowError(problem, 'usage');
   const config = await configOf(options, ports);
-  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow };
+  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, allow: options.allow, journal: { config, command: 'apply' } };
   if (planFile !== undefined) return applyPlanFile(options, ports, config, planFile, flags);
   const several = await severalTenants(config, options);
   const selection = { ...options, roleFiles: args };
@@ -41,8 +41,9 @@ export async function apply(options: ApplyOptions, ports: Ports): Promise<number
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
   const shown = renderPlanText(plan, { color: ports.output.color(options.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
   const approved = await approveFreshPlans(ports, [plan], shown, flags);
-  if (approved !== 'approved') return finishApply(ports, approved, undefined, options.json);
-  return finishApply(ports, [await carryOutPlan(ports, plan, fresh.tenant, flags)], undefined, options.json);
+  // Nothing to do goes through too: the journal learns the state the tenant was found in.
+  if (approved !== 'approved' && approved[0]?.status !== 'no_changes') return finishApply(ports, approved, undefined, options.json);
+  return finishApply(ports, [await carryOutPlan(ports, plan, fresh.tenant, flags, false, fresh.remote)], undefined, options.json);
 }
 
 /** `apply PLANFILE`: a saved plan of one tenant, or of several (tenant by tenant). */
@@ -78,11 +79,16 @@ async function applyFreshTenants(ports: Ports, plans: Planner, names: string[], 
   const shown = renderTenantPlansText(list, { color: ports.output.color(flags.json ? 'stderr' : 'stdout'), rolesDir: `${fresh[0]!.rolesDir.display}/` });
   const approved = await approveFreshPlans(ports, list, shown, flags);
   // Guards refusing some tenants: those are refused, the others not attempted.
-  if (approved !== 'approved') return finishApply(ports, approved, { notAttempted: list.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  if (approved !== 'approved') {
+    // Nothing to do anywhere: each tenant's journal still learns the state it was found in.
+    const ends = [];
+    if (approved.every((e) => e.status === 'no_changes')) for (const f of fresh) ends.push(await carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
+    return finishApply(ports, ends.length > 0 ? ends : approved, { notAttempted: list.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  }
   const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
     tenantHeading(ports, f.plan.tenant.name, flags.json);
     if (f.plan.changes.length === 0 && !flags.json) ports.output.out('No changes.');
-    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true));
+    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true, f.remote));
   });
   return finishApply(ports, run.ended, run, flags.json);
 }

@@ -4,6 +4,10 @@ import type { Plan } from '../../core/plan/index.js';
 import { quote } from '../../core/roles/display.js';
 import { isTenantFailure, tenantError, tenantsApplyLine } from '../../core/tenants/index.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
+import type { Config } from '../../core/config/config.js';
+import type { JournalCommand } from '../../core/apply/history/index.js';
+import type { Role } from '../../core/model.js';
+import { journalFor, withJournal, type JournalOptions } from '../journal.js';
 import { LiveResults } from '../../terminal/live-results.js';
 import { applyPlan } from './apply-session.js';
 import { ExitCode, type Ports } from '../ports.js';
@@ -26,6 +30,8 @@ export interface ApplyFlags {
   saveAndApply?: string;
   /** `--allow`: overrides of plan policy for a saved plan, besides those it records. */
   allow?: readonly string[] | undefined;
+  /** How the apply is journalled: the config (where the journal is), the command, and for a rollback what it goes back to. */
+  journal: { config: Config; command: JournalCommand; rollbackOf?: string; commit?: string | null };
 }
 
 /** How one tenant's apply ended: its exit code and what `--json` says of it. */
@@ -74,9 +80,15 @@ export async function approveFreshPlans(ports: Ports, plans: readonly Plan[], sh
  * Carry out `plan` on `tenant`: a line per Role as each ends, the closing lines (naming the tenant
  * on stderr when `several`: a run over several tenants), Ctrl-C honoured.
  */
-export async function carryOutPlan(ports: Ports, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false): Promise<TenantApplyEnd> {
-  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
+export async function carryOutPlan(ports: Ports, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false, remote?: readonly Role[]): Promise<TenantApplyEnd> {
   const { output } = ports;
+  const journal = await journalOf(ports, plan, tenant, flags);
+  const listed = remote ?? (() => tenant.client.listRoles());
+  if (plan.changes.length === 0) {
+    // Nothing to send; the journal learns the state the tenant was found in, when that is news to it.
+    const checked = await withJournal(plan, listed, journal, () => Promise.resolve({ outcomes: [], interrupted: false }));
+    return ended(checked.journal.error === undefined ? ExitCode.Ok : ExitCode.Error, plan, 'no_changes', [], checked.journal.error === undefined ? [] : [checked.journal.error]);
+  }
   const live = new LiveResults(ports.terminal.statusLine(), (text) => output.out(text));
   output.showLiveLine(live);
   const interruption = ports.interruption(() => {
@@ -84,21 +96,35 @@ export async function carryOutPlan(ports: Ports, plan: Plan, tenant: OpenTenant,
     output.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
   });
   live.count('applying', 0, plan.changes.length);
-  const run = await applyPlan(plan, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
-      live.count('applying', done, total);
-      if (!flags.json) live.add(outcomeLine(outcome));
-    },
-  });
+  const run = await withJournal(plan, listed, journal, () =>
+    applyPlan(plan, tenant.client, {
+      concurrency: flags.concurrency,
+      protect: flags.protect,
+      stopped: () => interruption.aborted,
+      onOutcome: (outcome, done, total) => {
+        live.count('applying', done, total);
+        if (!flags.json) live.add(outcomeLine(outcome));
+      },
+    }),
+  );
   live.finish();
   output.showLiveLine(undefined);
   const end = applyEnd(run, several ? plan.tenant.name : undefined);
   if (!flags.json && end.out.length > 0) output.out(end.out.join('\n'));
   if (end.err.length > 0) output.err(end.err.join('\n'));
-  return ended(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);
+  // A journal that could not be completed is an error, whatever the apply did.
+  const code = !end.ok ? (run.interrupted ? ExitCode.Interrupted : ExitCode.Error) : run.journal.error !== undefined ? ExitCode.Error : ExitCode.Ok;
+  return ended(code, plan, end.status, run.outcomes, run.journal.error === undefined ? [] : [run.journal.error]);
+}
+
+/** The journal of this apply: the command's, except that a saved plan `rollback --out` made is journalled as that rollback. */
+function journalOf(ports: Ports, plan: Plan, tenant: OpenTenant, flags: ApplyFlags): Promise<JournalOptions> {
+  const saved = plan.rollback_of === undefined ? {} : { command: 'rollback' as const, rollbackOf: plan.rollback_of, commit: /^[0-9a-f]{40,64}$/.test(plan.rollback_of) ? plan.rollback_of : null };
+  const { config, command, rollbackOf, commit } = { ...flags.journal, ...saved };
+  return journalFor(ports.cwd, ports.env, config, tenant, command, (line) => ports.output.err(line), {
+    ...(rollbackOf !== undefined && { rollbackOf }),
+    ...(commit !== undefined && { commit, dirty: false }),
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
 import type { Config } from '../../core/config/config.js';
 import { currentCommit, treeState } from '../../files/git/git-commit.js';
-import { flowsDirOf } from '../../files/flow-files.js';
+import { flowsDirOf } from '../../files/flows/flow-files.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { isEmbedded } from '../../tenant/open-tenant.js';
 import type { FreshPlan } from './fresh-plan.js';

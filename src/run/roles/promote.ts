@@ -78,9 +78,9 @@ export async function promote(options: PromoteOptions, ports: Ports): Promise<nu
   if (options.out !== undefined) return savePromotionPlan(ports, config, shown, plan, options.out, to);
   // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
   const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
-  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
+  const flags: ApplyFlags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply, journal: { config, command: 'promote' } };
   const approved = await approveFreshPlans(ports, [plan], shown, flags);
-  const ends = approved === 'approved' ? [await carryOutPlan(ports, plan, fresh.tenant, flags)] : approved;
+  const ends = approved === 'approved' || approved[0]?.status === 'no_changes' ? [await carryOutPlan(ports, plan, fresh.tenant, flags, false, fresh.remote)] : approved;
   if (options.json) printApplyJson(ports, ends, undefined);
   return ends[0]!.code;
 }

@@ -16,6 +16,7 @@ import {
   type RoleFile,
   type TenantVars,
 } from '../../core/roles/index.js';
+import { withoutJournalRole } from '../../core/roles/reserved.js';
 import { globMatcher } from '../../core/plan/index.js';
 import { loadSchema } from '../../files/package-root.js';
 import { loadRoleFiles, writeFileAtomic } from '../../files/role-files.js';
@@ -62,6 +63,8 @@ export async function pullRoles(opts: {
   /** The tenant pulled from, and its variables: a file is compared with the Role as rendered for it. */
   tenant: string;
   vars: TenantVars;
+  /** `--target NAME_OR_GLOB`: only the Roles these match are pulled, and only their files are spoken of. */
+  targets?: readonly string[];
 }): Promise<PullResult> {
   const { cwd, dir } = opts;
   let local: RoleFile[] = [];
@@ -80,7 +83,9 @@ export async function pullRoles(opts: {
     await mkdir(dir.abs, { recursive: true });
   }
   const ignored = globMatcher(opts.ignore);
-  const remote = opts.remote.filter((r) => ignored(r.name) === undefined).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const targeted = opts.targets === undefined || opts.targets.length === 0 ? () => true : ((m) => (name: string) => m(name) !== undefined)(globMatcher(opts.targets));
+  // The journal's Role (`history.store: tenant`) is roleflow's own: never written as a role file.
+  const remote = withoutJournalRole(opts.remote).filter((r) => ignored(r.name) === undefined && targeted(r.name)).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
 
   const nameCount = new Map<string, number>();
   for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
@@ -151,7 +156,7 @@ export async function pullRoles(opts: {
   for (const { path, text } of writes) await writeFileAtomic(path, text);
 
   for (const f of local) {
-    if (claimed.has(f)) continue;
+    if (claimed.has(f) || !targeted(f.name)) continue;
     const count = f.id === undefined ? (nameCount.get(f.name) ?? 0) : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
     else if (ignored(f.name) === undefined) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);

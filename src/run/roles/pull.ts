@@ -13,6 +13,8 @@ export interface PullOptions extends CommonOptions, TenantOptions {
   roles?: string | undefined;
   force: boolean;
   json: boolean;
+  /** `--target NAME_OR_GLOB`: only these Roles (and their files). */
+  targets?: readonly string[] | undefined;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function pull(options: PullOptions, ports: Ports): Promise<number> 
   try {
     const remote = await tenant.client.listRoles();
     const name = tenant.target.name;
-    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name) });
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name), ...(options.targets && { targets: options.targets }) });
   } finally {
     await tenant.close();
   }

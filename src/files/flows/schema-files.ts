@@ -1,10 +1,10 @@
 import { dirname, resolve } from 'node:path';
-import type { Issue } from '../core/errors.js';
-import { compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
-import { patternPointer, type FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text/text-file.js';
-import { parseYaml } from '../core/text/yaml-source.js';
-import { readTextFile, type SourceFile } from './source-files.js';
+import type { Issue } from '../../core/errors.js';
+import { compileUserSchema, type SchemaCheck } from '../../core/flows/checks/schema-check.js';
+import { patternPointer, type FlowTestFile } from '../../core/flows/index.js';
+import type { TextFileKind } from '../../core/text/text-file.js';
+import { parseYaml } from '../../core/text/yaml-source.js';
+import { readTextFile, type SourceFile } from '../source-files.js';
 
 /** A JSON Schema file a flow test names: JSON or YAML text, as small as a flow test. */
 const SCHEMA_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a JSON Schema file', holds: 'JSON or YAML text' };

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
-import type { Issue } from '../core/errors.js';
-import type { FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text/text-file.js';
-import { readTextFile, type SourceFile } from './source-files.js';
+import type { Issue } from '../../core/errors.js';
+import type { FlowTestFile } from '../../core/flows/index.js';
+import type { TextFileKind } from '../../core/text/text-file.js';
+import { readTextFile, type SourceFile } from '../source-files.js';
 
 /** The text a `similar: {to: {file}}` compares with. */
 const SIMILAR_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a text to compare with', holds: 'text' };

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { parseThreshold } from '../core/compare/index.js';
-import { RoleflowError } from '../core/errors.js';
-import { renderPreviewMarkdown, renderPreviewText } from '../core/preview/index.js';
-import type { Redactor } from '../core/text/redact.js';
-import { jsonText } from '../core/text/safe-text.js';
-import { writeFileAtomic } from '../files/role-files.js';
-import { displayPath } from '../files/source-files.js';
-import { renderPreviewHtml } from '../report/html/preview.js';
-import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
+import { parseThreshold } from '../../core/compare/index.js';
+import { RoleflowError } from '../../core/errors.js';
+import { renderPreviewMarkdown, renderPreviewText } from '../../core/preview/index.js';
+import type { Redactor } from '../../core/text/redact.js';
+import { jsonText } from '../../core/text/safe-text.js';
+import { writeFileAtomic } from '../../files/role-files.js';
+import { displayPath } from '../../files/source-files.js';
+import { renderPreviewHtml } from '../../report/html/preview.js';
+import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { previewSides, type PreviewOutcome } from './preview-sides.js';
-import { oneTenant, type TenantOptions } from './tenants.js';
+import { oneTenant, type TenantOptions } from '../tenants.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Config } from '../core/config/config.js';
-import { RoleflowError, type Result } from '../core/errors.js';
-import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text/text-file.js';
-import { loadSchema } from './package-root.js';
+import type { Config } from '../../core/config/config.js';
+import { RoleflowError, type Result } from '../../core/errors.js';
+import { parseFlowTestFile, type FlowTestFile } from '../../core/flows/index.js';
+import type { TextFileKind } from '../../core/text/text-file.js';
+import { loadSchema } from '../package-root.js';
 import { attachSchemaFiles } from './schema-files.js';
 import { attachSimilarFiles } from './similar-files.js';
-import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
+import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from '../source-files.js';
 
 /** Flow tests are small YAML files; anything this large is a mistake, refused before reading. */
 export const FLOW_TEST_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a flow test', holds: 'YAML text' };

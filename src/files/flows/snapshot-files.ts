@@ -1,11 +1,11 @@
 import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { Issue, Result } from '../core/errors.js';
-import { escapeControls } from '../core/text/safe-text.js';
-import { parseSnapshotFile, renderSnapshotFile, SNAPSHOT_DIR, snapshotFileName, type SnapshotEntries } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text/text-file.js';
-import { writeFileAtomic } from './role-files.js';
-import { readTextFile, type SourceFile } from './source-files.js';
+import type { Issue, Result } from '../../core/errors.js';
+import { escapeControls } from '../../core/text/safe-text.js';
+import { parseSnapshotFile, renderSnapshotFile, SNAPSHOT_DIR, snapshotFileName, type SnapshotEntries } from '../../core/flows/index.js';
+import type { TextFileKind } from '../../core/text/text-file.js';
+import { writeFileAtomic } from '../role-files.js';
+import { readTextFile, type SourceFile } from '../source-files.js';
 
 const SNAPSHOT_FILE: TextFileKind = { maxBytes: 16 * 1024 * 1024, noun: 'a snapshot file', holds: 'YAML text' };
 

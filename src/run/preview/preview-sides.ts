@@ -1,23 +1,24 @@
-import { planSummaryLine } from '../core/plan/index.js';
-import { configuredTenant, type Config } from '../core/config/config.js';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { FlowTestFile } from '../core/flows/index.js';
-import { comparePreview, previewDocument, rolesDiffer, type PreviewDocument, type PreviewSide } from '../core/preview/index.js';
-import { plural, quote, type RoleFile } from '../core/roles/index.js';
-import type { PlannedRun } from '../core/runs/index.js';
-import { loadCommitRoles } from '../files/git/commit-roles.js';
-import { currentCommit, treeState } from '../files/git/git-commit.js';
-import { flowsDirOf } from '../files/flow-files.js';
-import { loadRoleFiles, rolesDirOf } from '../files/role-files.js';
-import { workTreeState } from '../files/git/work-tree.js';
-import type { RunReport } from '../report/model.js';
-import { isEmbedded, type OpenTenant } from '../tenant/open-tenant.js';
-import { executePlan } from './roles/apply-plan.js';
-import { makeFreshPlan } from './roles/fresh-plan.js';
-import { refuseBrokenPlan } from './roles/saved-plan.js';
-import { readJsonReports } from './read-reports.js';
-import type { Ports } from './ports.js';
-import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from './flows/test-session.js';
+import { planSummaryLine } from '../../core/plan/index.js';
+import { configuredTenant, type Config } from '../../core/config/config.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import type { FlowTestFile } from '../../core/flows/index.js';
+import { comparePreview, previewDocument, rolesDiffer, type PreviewDocument, type PreviewSide } from '../../core/preview/index.js';
+import { plural, quote, type RoleFile } from '../../core/roles/index.js';
+import type { PlannedRun } from '../../core/runs/index.js';
+import { loadCommitRoles } from '../../files/git/commit-roles.js';
+import { currentCommit, treeState } from '../../files/git/git-commit.js';
+import { flowsDirOf } from '../../files/flows/flow-files.js';
+import { loadRoleFiles, rolesDirOf } from '../../files/role-files.js';
+import { workTreeState } from '../../files/git/work-tree.js';
+import type { RunReport } from '../../report/model.js';
+import { isEmbedded, type OpenTenant } from '../../tenant/open-tenant.js';
+import { executePlan } from '../roles/apply-plan.js';
+import { journalFor, withJournal } from '../journal.js';
+import { makeFreshPlan } from '../roles/fresh-plan.js';
+import { refuseBrokenPlan } from '../roles/saved-plan.js';
+import { readJsonReports } from '../read-reports.js';
+import type { Ports } from '../ports.js';
+import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from '../flows/test-session.js';
 
 /** What the two sides are run with. */
 export interface PreviewSidesOptions {
@@ -78,7 +79,7 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
     const head = await headState(cwd, config, env);
     output.err(`preview on tenant ${quote(name)}: ${plural(executions, 'flow execution')} (${plural(runs.length, 'test')} × transport${baseRoles ? ', on each side' : ''})`);
     const side = (label: 'base' | 'head', files: readonly RoleFile[], sideConfig: Config) =>
-      runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === 'base' ? baseRoles?.at.commit : head.commit });
+      runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === 'base' ? baseRoles?.at.commit : head.commit, dirty: label === 'base' ? false : head.dirty });
     const base = baseRoles ? await side('base', baseRoles.files, baseRoles.config) : { report: baseReport!.report, contamination: [], interrupted: false };
     const after = base.interrupted ? undefined : await side('head', headFiles.value, config);
     const headReport = after?.report ?? emptyReport(base.report);
@@ -131,6 +132,8 @@ async function runSide(s: {
   ports: Ports;
   rolesDirAbs: ReturnType<typeof rolesDirOf>;
   commit: string | undefined;
+  /** Whether the side's role files differ from `commit` (the head's may). */
+  dirty?: boolean | null;
 }): Promise<SideResult> {
   const { tenant, ports, opts } = s;
   const planned = () =>
@@ -150,7 +153,12 @@ async function runSide(s: {
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted });
+    // Journalled like any apply, marked as preview's: the commit is the side's, whose files it applies.
+    const journal = await journalFor(ports.cwd, ports.env, opts.config, tenant, 'preview', (line) => ports.output.err(line), { commit: s.commit ?? null, dirty: s.label === 'head' && s.dirty !== false, preview: true });
+    const { outcomes } = await withJournal(fresh.plan, fresh.remote, journal, async () => ({
+      outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted }),
+      interrupted: opts.signal.aborted,
+    }));
     const failed = outcomes.filter((o) => !['created', 'updated', 'deleted'].includes(o.status));
     if (failed.length > 0) {
       const first = failed[0]!;
