@@ -5,18 +5,21 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { precompiledModule } from './standalone-validators.mjs';
+import { precompiledModule, schemasLoadedBy } from './standalone-validators.mjs';
 
 const root = new URL('..', import.meta.url);
 const outdir = new URL('dist', root).pathname;
 rmSync(outdir, { recursive: true, force: true });
 
-/** The schemas of schemas/ as ajv standalone validators, in place of src/core/text/precompiled-schemas.ts: no command compiles one at start-up. */
+/**
+ * The schemas of schemas/ that roleflow validates with, as ajv standalone validators, in place of
+ * src/core/text/precompiled-schemas.ts: no command compiles one at start-up.
+ */
 const standaloneValidators = {
   name: 'standalone-validators',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]core[\\/]text[\\/]precompiled-schemas\.ts$/ }, () => ({
-      contents: precompiledModule(new URL('schemas/', root)),
+      contents: precompiledModule(new URL('schemas/', root), schemasLoadedBy(new URL('src/', root))),
       loader: 'js',
       resolveDir: root.pathname,
     }));

@@ -25,10 +25,10 @@ function linearAjv(options) {
   return ajv;
 }
 
-/** `{ key, code }` per schema: `key` is the schema's JSON text (how schema.ts finds it), `code` a CommonJS module. */
-export function standaloneValidators(schemasDir) {
+/** `{ key, code }` per schema (those named in `only`, when given): `key` is the schema's JSON text (how schema.ts finds it), `code` a CommonJS module. */
+export function standaloneValidators(schemasDir, only) {
   return readdirSync(schemasDir)
-    .filter((f) => f.endsWith('.schema.json'))
+    .filter((f) => f.endsWith('.schema.json') && (only === undefined || only.has(f.slice(0, -'.schema.json'.length))))
     .sort()
     .map((f) => {
       const schema = JSON.parse(readFileSync(new URL(f, schemasDir), 'utf8'));
@@ -41,6 +41,27 @@ export function standaloneFor(schema) {
   const ajv = linearAjv({ ...AJV_OPTIONS, code: { source: true } });
   const { $id: _id, ...anonymous } = schema;
   return linearErrors(standaloneCode(ajv, ajv.compile(anonymous)));
+}
+
+/**
+ * The schemas the code under `srcDir` validates with — `loadSchema('NAME')`, or an import of
+ * `schemas/NAME.schema.json` — by name. The others (those of what commands print, for scripts and
+ * editors) are never compiled by roleflow, so the bundle need not hold their validators.
+ */
+export function schemasLoadedBy(srcDir) {
+  const names = new Set();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
+      if (entry.isDirectory()) walk(url);
+      else if (entry.name.endsWith('.ts')) {
+        const text = readFileSync(url, 'utf8');
+        for (const m of text.matchAll(/loadSchema\('([a-z0-9-]+)'\)|schemas\/([a-z0-9-]+)\.schema\.json' with/g)) names.add(m[1] ?? m[2]);
+      }
+    }
+  };
+  walk(srcDir);
+  return names;
 }
 
 /**
@@ -59,8 +80,8 @@ export function draft07MetaCode() {
  * (each `require` below names its module); ajv itself is required only to compile a schema not
  * generated here (the emulator's flows file).
  */
-export function precompiledModule(schemasDir) {
-  const validators = standaloneValidators(schemasDir);
+export function precompiledModule(schemasDir, only) {
+  const validators = standaloneValidators(schemasDir, only);
   const meta = draft07MetaCode();
   const ids = [...new Set([...validators.map((v) => v.code), meta].flatMap((code) => [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])))];
   const cases = ids.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(id)});`).join('\n');

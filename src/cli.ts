@@ -218,8 +218,10 @@ async function unknownCommand(error: { candidates?: { usage: string }[] }, argv:
   let guess: string | undefined;
   if (words.length > 0) {
     const { closest } = await import('./core/text/schema.js');
+    // The whole path first (`report comapre` → `report compare`), then the first word alone.
+    const both = words.length === 2 ? closest(words.join(' '), paths.filter((p) => p.includes(' '))) : undefined;
     const word = closest(words[0]!, paths.map((p) => p.split(' ')[0]!));
-    guess = paths.find((p) => p.split(' ')[0] === word);
+    guess = both ?? paths.find((p) => p.split(' ')[0] === word);
   }
   const typed = words.length > 0 ? ` "${words.join(' ')}"` : '';
   return `error: unknown command${typed}${guess ? ` (did you mean "roleflow ${guess}"?)` : ''}; roleflow --help lists the commands`;

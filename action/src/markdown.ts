@@ -1,6 +1,5 @@
-import { maxOf } from '../../src/core/text/lists.js';
 import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
-import { mdCode } from '../../src/core/plan/render/markdown-parts.js';
+import { codeBlock, mdCode } from '../../src/core/plan/render/markdown-parts.js';
 
 export { GITHUB_COMMENT_LIMIT, mdCode };
 
@@ -27,9 +26,7 @@ export function fitSummary(render: (maxChars: number) => string): string {
 
 /** Text in a code block whose fence no line of the text can close. */
 export function fenced(text: string, lang = ''): string {
-  const longest = maxOf(Array.from(text.matchAll(/`+/g), (m) => m[0].length), 0);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}\n`;
+  return `${codeBlock(text, lang)}\n`;
 }
 
 /** The last `maxLines` lines of a command's output, each at most `maxChars` long. */

@@ -72,6 +72,11 @@ export function embeddedFlowsOf(cwd: string, config: Config): EmbeddedFlowsFile 
   return { abs, file: displayPath(cwd, abs), own: own !== undefined };
 }
 
+/** Said once by a command that runs the embedded tenant with a flows file of the config's own (`file`, as shown). */
+export function ownFlowsNote(file: string): string {
+  return `note: the embedded tenant runs the flows of ${file} (local.flows_config), in place of the built-in ones`;
+}
+
 /** Whether anything is at `abs` (a folder is reported by the read, as for any file). */
 async function exists(abs: string): Promise<boolean> {
   try {

@@ -1,7 +1,7 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config/config.js';
-import { RoleflowError, type Result } from '../core/errors.js';
+import { RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { checkRoleSet, parseRoleFile, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { leakTexts, type RoleText } from '../core/flows/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
@@ -20,6 +20,21 @@ export function isRoleFileName(name: string): boolean {
 }
 
 const README = 'readme.md';
+
+/**
+ * Files under the roles folder written as YAML (`*.yaml`, `*.yml`): not read as Roles — a role
+ * file is Markdown — so each is a warning, at its first line, that would otherwise be silence.
+ */
+export async function strayRoleFiles(cwd: string, dir: SourceDir): Promise<Issue[]> {
+  if (!(await dirExists(dir))) return [];
+  const yaml = await listFilesUnder(cwd, dir.abs, (name) => /\.ya?ml$/i.test(name));
+  return yaml.map(({ file }) => ({
+    file,
+    line: 1,
+    col: 1,
+    message: `warning: not read: a role file is Markdown (.md), its name and description as YAML between --- lines at the top, the Role's content below; rename it ${file.replace(/\.ya?ml$/i, '.md')} in that form`,
+  }));
+}
 
 /**
  * Every role file under the folder, parsed; a missing folder is an error. All problems of all

@@ -29,12 +29,18 @@ export interface TestRun {
   context?: AssertionContext;
 }
 
-/** What stops a run before every execution has run: `--bail`, or SIGINT/SIGTERM. */
-export type StopCause = 'bail' | 'interrupt';
+/** What stops a run before every execution has run: `--bail`, SIGINT/SIGTERM, or a tenant that cannot run tests (unreachable, refusing the token). */
+export type StopCause = 'bail' | 'interrupt' | 'tenant';
+
+const NOT_RUN: Record<StopCause, string> = {
+  bail: 'not run: --bail stopped the run after a failure',
+  interrupt: 'not run: the run was interrupted',
+  tenant: 'not run: the tenant cannot run the tests, so the run was stopped',
+};
 
 /** Why a repeat did not run, as every report says it. */
 export function notRunReason(stopped: StopCause = 'bail'): string {
-  return stopped === 'interrupt' ? 'not run: the run was interrupted' : 'not run: --bail stopped the run after a failure';
+  return NOT_RUN[stopped];
 }
 
 /**

@@ -2,7 +2,7 @@ import { formatMs, type AssertionResult } from '../core/flows/index.js';
 import { maxOf, pushAll } from '../core/text/lists.js';
 import { escapeControls, fitColumns, safeText } from '../core/text/safe-text.js';
 import { passRateText } from '../core/runs/loop/index.js';
-import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from './digest.js';
+import { latencyRowsOf, groupAssertions, idsText, missingShardsText, quietEndText, repeatsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 import type { Reporter, ReportSinks, StatusLine } from './reporter.js';
 
@@ -36,7 +36,7 @@ export function renderTestResult(r: TestResult, style: Style): string {
   // Repeats judged: an interrupted execution started but is not one of them.
   const ran = r.repeats.filter((x) => x.status !== 'not_run').length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? 'p50 ' : ''}${formatMs(r.wall_ms.p50)}` : '';
-  const counts = (r.status === 'skip' || r.status === 'not_run') && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
+  const counts = (r.status === 'skip' || r.status === 'not_run') && ran === 0 ? '' : ` ${repeatsText(r)}`;
   const file = safeText(r.file);
   const message = escapeControls(r.message);
   const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}${quietNote(r, style)}`;
@@ -80,10 +80,8 @@ function diffLines(diff: string, style: Style): string[] {
  * flow may have been cut short, and the line says so.
  */
 function quietNote(r: TestResult, style: Style): string {
-  const quiet = r.repeats.filter((x) => x.ended_by === 'quiet').length;
-  if (quiet === 0) return '';
-  const which = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : '';
-  return ` ${paint(style, 'yellow', `(ended by quiet${which}, no until reached)`)}`;
+  const quiet = quietEndText(r);
+  return quiet === undefined ? '' : ` ${paint(style, 'yellow', `(${quiet})`)}`;
 }
 
 /**

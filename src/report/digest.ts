@@ -30,6 +30,31 @@ export function groupAssertions(r: TestResult, status: AssertionResult['status']
   return [...groups.values()];
 }
 
+/**
+ * How many repeats passed, `3/5`. A failed test whose repeats passed often enough (a budget
+ * judged across them failed) says `failed across repeats`, never a `5/5` that reads as a pass.
+ */
+export function repeatsText(r: TestResult): string {
+  if ((r.status === 'fail' || r.status === 'error') && r.passed >= r.min_pass) return 'failed across repeats';
+  return `${r.passed}/${r.repeat}`;
+}
+
+/**
+ * Executions that ended because nothing more came, not because their `until` was reached (the
+ * flow may have been cut short): `ended by quiet in 2 of 3 repeats, no until reached`; undefined
+ * when none did.
+ */
+export function quietEndText(r: TestResult): string | undefined {
+  const quiet = r.repeats.filter((x) => x.ended_by === 'quiet').length;
+  if (quiet === 0) return undefined;
+  return `ended by quiet${r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : ''}, no until reached`;
+}
+
+/** The failed snapshots of a test × transport, each once, with the diff snapshot (`-`) to received (`+`). */
+export function snapshotDiffs(r: TestResult): { assertion: AssertionResult; diff: string }[] {
+  return groupAssertions(r, 'fail').flatMap((g) => (g.assertion.diff === undefined ? [] : [{ assertion: g.assertion, diff: g.assertion.diff }]));
+}
+
 export interface FlowLatencyRow {
   flow: string;
   transport: Transport;

@@ -1,7 +1,8 @@
 import { formatMs } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { passRateText } from '../core/runs/loop/index.js';
-import { latencyRowsOf, groupAssertions, missingShardsText } from './digest.js';
+import { codeBlock } from '../core/plan/render/markdown-parts.js';
+import { latencyRowsOf, groupAssertions, missingShardsText, quietEndText, repeatsText, snapshotDiffs } from './digest.js';
 import { relative, resolve, sep } from 'node:path';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
 import type { Reporter, ReportSinks } from './reporter.js';
@@ -112,13 +113,41 @@ export function renderStepSummary(report: RunReport, opts: { tenant?: string } =
     if (failed.length > MAX_FAILURES_LISTED) parts.push(`- …and ${failed.length - MAX_FAILURES_LISTED} more (see the JSON report)`);
     parts.push('');
   }
+  parts.push(...snapshotSection(failed), ...quietSection(report.results));
   parts.push('<details><summary>Every result</summary>', '', '| | test | transport | repeats | p50 |', '|---|---|---|--:|--:|');
   for (const r of report.results) {
-    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, 'p50')} |`);
+    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${repeatsText(r)} | ${ms(r.wall_ms, 'p50')} |`);
   }
   parts.push('', '</details>', '', '');
   return parts.join('\n');
 }
+
+/** The diffs of failed snapshots, snapshot (`-`) to received (`+`), each cut to `MAX_DIFF_LINES`. */
+function snapshotSection(failed: readonly TestResult[]): string[] {
+  const diffs = failed.flatMap((r) => snapshotDiffs(r).map((d) => ({ r, ...d })));
+  if (diffs.length === 0) return [];
+  const parts = ['### Snapshot diffs', ''];
+  for (const { r, assertion, diff } of diffs.slice(0, MAX_FAILURES_LISTED)) {
+    const lines = diff.replace(/\n$/, '').split('\n').map(escapeControls);
+    const shown = lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines (see the JSON report)`] : lines;
+    parts.push(`**${cell(r.id)}** [${r.transport}] \`${code(`${r.file}:${assertion.line}`)}\``, '', codeBlock(shown.join('\n'), 'diff'), '');
+  }
+  if (diffs.length > MAX_FAILURES_LISTED) parts.push(`…and ${diffs.length - MAX_FAILURES_LISTED} more (see the JSON report)`, '');
+  return parts;
+}
+
+/** Tests whose executions ended by quiet: passing or not, the flow may have been cut short. */
+function quietSection(results: readonly TestResult[]): string[] {
+  const quiet = results.flatMap((r) => {
+    const text = quietEndText(r);
+    return text === undefined ? [] : [`- **${cell(r.id)}** [${r.transport}]: ${text}`];
+  });
+  if (quiet.length === 0) return [];
+  const more = quiet.length > MAX_FAILURES_LISTED ? [`- …and ${quiet.length - MAX_FAILURES_LISTED} more (see the JSON report)`] : [];
+  return ['### Ended by quiet', '', 'No `until` rule said these executions were over: they ended when nothing more came, so a flow cut short would pass.', '', ...quiet.slice(0, MAX_FAILURES_LISTED), ...more, ''];
+}
+
+const MAX_DIFF_LINES = 60;
 
 const MARK: Record<TestResult['status'], string> = { pass: '✅', fail: '❌', error: '❌', skip: '⏭️', not_run: '⏹️' };
 

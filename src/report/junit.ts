@@ -17,10 +17,14 @@ interface Case {
 }
 
 /**
- * JUnit XML: a `<testsuite>` per file, a `<testcase>` per test × transport × repeat with
- * `classname` "file > flow". An assertion (or the flow) failing is a `<failure>`; an execution
- * that did not finish (timeout, transport) is an `<error>`. Budgets judged across repeats fail the
- * last repeat that ran; a repeat that failed within `min_pass` passes, with a note in system-out.
+ * JUnit XML, valid against the Jenkins xunit junit-10 XSD but for the extensions consumers read
+ * (`file` and `line` on testcase, `skipped` and `timestamp` on testsuites): a `<testsuite>` per
+ * file, named `tenant: file` (two tenants' runs never share a suite), a `<testcase>` per test ×
+ * transport × repeat with `classname` "file > flow". An assertion (or the flow) failing is a
+ * `<failure>`; an execution that did not finish (timeout, transport) is an `<error>`. Budgets
+ * judged across repeats fail the last repeat that ran; a repeat that failed within `min_pass`
+ * passes, with a note. How each execution ended (`ended_by`) and its ids on the tenant are in the
+ * testcase's `<system-out>` (the XSD has no properties inside a testcase).
  */
 export function renderJunit(report: RunReport): string {
   const byFile = new Map<string, Case[]>();
@@ -35,9 +39,10 @@ export function renderJunit(report: RunReport): string {
     ['base_url', safeText(report.tenant.base_url)],
     ...(report.shard ? [['shard', `${report.shard.index}/${report.shard.total}`]] : []),
   ];
+  const tenant = safeText(report.tenant.name);
   const suites = [...byFile].map(([file, cases]) =>
     [
-      `  <testsuite name="${attr(safeText(file))}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
+      `  <testsuite name="${attr(`${tenant}: ${safeText(file)}`)}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
       `    <properties>${props.map(([k, v]) => `<property name="${attr(k!)}" value="${attr(v!)}"/>`).join('')}</properties>`,
       ...cases.map(renderCase),
       '  </testsuite>',
@@ -80,25 +85,26 @@ function renderCase({ result, repeat, outcome }: Case): string {
   const time = ((repeat.wall_ms ?? 0) / 1000).toFixed(3);
   const file = safeText(result.file);
   const open = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
-  // The tenant's ids of the execution, as testcase properties (what Jenkins and GitLab read).
-  const ids = idProperties(repeat);
-  // Judge verdicts (reasons, the judge executions' ids) are told in system-out, whatever the outcome.
-  const judged = judgeLines(repeat.assertions);
-  const out = (note?: string): string => {
-    const said = [...(note === undefined ? [] : [escapeControls(note)]), ...judged];
-    return said.length === 0 ? '' : `\n      <system-out>${text(said.join('\n'))}</system-out>`;
-  };
+  // How the execution ended, its ids on the tenant, a note, and judge verdicts (reasons, the judge
+  // executions' ids), whatever the outcome.
+  const said = [...systemOut(repeat), ...(outcome.kind === 'pass' && outcome.note !== undefined ? [escapeControls(outcome.note)] : []), ...judgeLines(repeat.assertions)];
+  const out = said.length === 0 ? '' : `\n      <system-out>${text(said.join('\n'))}</system-out>`;
   switch (outcome.kind) {
     case 'pass':
-      if (outcome.note === undefined && ids === '' && judged.length === 0) return `${open}/>`;
-      return `${open}>${ids}${out(outcome.note)}\n    </testcase>`;
+      return out === '' ? `${open}/>` : `${open}>${out}\n    </testcase>`;
     case 'skipped':
-      return `${open}>${ids}\n      <skipped message="${attr(escapeControls(outcome.message))}"/>${out()}\n    </testcase>`;
+      return `${open}>\n      <skipped message="${attr(escapeControls(outcome.message))}"/>${out}\n    </testcase>`;
     default: {
       const type = outcome.kind === 'error' ? 'ExecutionError' : 'AssertionError';
-      return `${open}>${ids}\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>${out()}\n    </testcase>`;
+      return `${open}>\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>${out}\n    </testcase>`;
     }
   }
+}
+
+/** `ended_by: until` and `on the tenant: executionId …, flowId …`, for an execution that started. */
+function systemOut(repeat: RepeatResult): string[] {
+  const ids = idsText(repeat.ids);
+  return [...(repeat.ended_by === undefined ? [] : [`ended_by: ${repeat.ended_by}`]), ...(ids === '' ? [] : [`on the tenant: ${ids}`])];
 }
 
 function counts(cases: readonly Case[]): string {
@@ -130,16 +136,4 @@ function text(value: string): string {
 /** Attribute values also escape quotes, and line breaks so that parsers keep them. */
 function attr(value: string): string {
   return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
-}
-
-function idProperties(repeat: RepeatResult): string {
-  const ids = repeat.ids;
-  if (!ids) return '';
-  const props = [
-    ['flowId', ids.flow_id],
-    ['executionId', ids.execution_id],
-    ['connectionId', ids.connection_id],
-    ['messageIds', ids.message_ids?.join(' ')],
-  ].filter((p): p is [string, string] => p[1] !== undefined);
-  return `\n      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join('')}</properties>`;
 }

@@ -55,10 +55,11 @@ export function parseReporters(values: readonly string[], json: boolean): Parsed
  * in its name before the extension (`report.json` → `report.staging.json`; the default
  * `roleflow-report.json` → `roleflow-report.staging.json`), so every tenant's report is a report
  * `report merge`, `report compare` and `promote` read as they are. github's step summary without a
- * file is appended to, once per tenant. A machine-readable report on stdout cannot hold several
+ * file is appended to, once per tenant; so is a file in `asItIs` (one that exists and is not a
+ * regular file: `/dev/null`, a pipe). A machine-readable report on stdout cannot hold several
  * runs: an error, undefined for the reporters that go.
  */
-export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string): Parsed<ReporterSpec[]> {
+export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string, asItIs: ReadonlySet<string> = new Set()): Parsed<ReporterSpec[]> {
   const onStdout = specs.find((s) => s.file === '-' && s.name !== 'console');
   if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
   const safe = tenant.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -66,7 +67,7 @@ export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string
     ok: true,
     value: specs.map((spec) => {
       const file = spec.file === undefined || spec.file === '-' ? (spec.name === 'github' || spec.name === 'console' ? spec.file : DEFAULT_REPORT_FILES[spec.name]) : spec.file;
-      if (file === undefined || file === '-') return { ...spec, tenant };
+      if (file === undefined || file === '-' || asItIs.has(file)) return { ...spec, tenant };
       const dot = file.lastIndexOf('.');
       const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
       const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;

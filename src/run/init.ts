@@ -33,7 +33,7 @@ export async function init(options: InitOptions, ports: Ports): Promise<number> 
   }
   const steps = await initRepository(dir, { force: options.force, ...tenant, ...(preview !== undefined && { previewTenant: preview }) });
   if (options.json) {
-    output.json({ dir, files: steps });
+    output.json({ format_version: 1, dir, files: steps });
     return ExitCode.Ok;
   }
   const width = Math.max(...steps.map((s) => s.status.length));

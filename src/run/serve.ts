@@ -34,9 +34,11 @@ export async function serve(options: ServeOptions, ports: Ports): Promise<number
   // Like every command, serve reads the config (a broken one is an error): its local.flows_config
   // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
   const config = await configOf(options, ports);
-  const { configRelative } = await import('../files/config-file.js');
-  const own = config.local.flowsConfig;
-  const flows = options.flowsConfig !== undefined ? resolve(ports.cwd, options.flowsConfig) : own !== undefined ? configRelative(ports.cwd, config, own) : undefined;
+  const { embeddedFlowsOf, ownFlowsNote } = await import('../files/config-file.js');
+  const own = config.local.flowsConfig === undefined ? undefined : embeddedFlowsOf(ports.cwd, config);
+  const flows = options.flowsConfig !== undefined ? resolve(ports.cwd, options.flowsConfig) : own?.abs;
+  // --flows-config is asked for on the command line; the config's is said.
+  if (options.flowsConfig === undefined && own !== undefined) output.err(ownFlowsNote(own.file));
   const { startEmulator } = await import('../emulator/index.js');
   const emulator = await startEmulator({
     host: options.host,
@@ -53,7 +55,7 @@ export async function serve(options: ServeOptions, ports: Ports): Promise<number
     onDataFileError: (error) => output.err(`warning: ${error.message}; retrying`),
   });
   const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${options.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-  if (options.json) output.json({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+  if (options.json) output.json({ format_version: 1, base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
   else output.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
   await new Promise<void>((stop) => ports.interruption(stop));
   await emulator.close();

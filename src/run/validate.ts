@@ -6,7 +6,7 @@ import { pushAll } from '../core/text/lists.js';
 import { safeText } from '../core/text/safe-text.js';
 import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flows/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
-import { loadRoleFiles } from '../files/role-files.js';
+import { loadRoleFiles, strayRoleFiles } from '../files/role-files.js';
 import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
@@ -46,7 +46,7 @@ export async function validate(options: ValidateOptions, ports: Ports): Promise<
   // On stderr whatever the format: warnings change neither the exit code nor the JSON.
   if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join('\n'));
   if (options.json) {
-    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+    output.json({ format_version: 1, valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
   } else if (!valid) {
     output.err(result.issues.map(formatIssue).join('\n'));
   } else {
@@ -102,7 +102,8 @@ export async function validateSources(
   // The role files when they could be read (none without a folder); undefined when they are invalid.
   let roleFiles: RoleFile[] | undefined = hasRoles ? undefined : [];
   if (hasRoles) {
-    const loaded = await loadRoleFiles(cwd, roles);
+    const [loaded, stray] = await Promise.all([loadRoleFiles(cwd, roles), strayRoleFiles(cwd, roles)]);
+    result.warnings.push(...stray);
     if (loaded.ok) {
       roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;

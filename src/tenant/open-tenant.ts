@@ -30,6 +30,8 @@ export interface OpenTenant {
    * applied by a later run, and sharded reports of it merge).
    */
   location: string;
+  /** The embedded tenant running a flows file of the config's own (`local.flows_config`) in place of the built-in flows: that file, as shown. */
+  ownFlows?: string;
   close(): Promise<void>;
 }
 
@@ -57,10 +59,11 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     const { startEmulator } = await import('../emulator/index.js');
     const dataFile = configRelative(opts.cwd, config, config.local.data);
     await stateFolder(dirname(dataFile), "the embedded tenant's folder");
+    const flows = embeddedFlowsOf(opts.cwd, config);
     const emulator = await startEmulator({
       dataFile,
       token: randomBytes(24).toString('base64url'),
-      flows: embeddedFlowsOf(opts.cwd, config).abs,
+      flows: flows.abs,
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });
@@ -69,6 +72,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       target,
       secrets: [emulator.token],
       location: `embedded:${config.local.data}`,
+      ...(flows.own && { ownFlows: flows.file }),
       close: async () => {
         await client.close();
         await emulator.close();
@@ -104,9 +108,16 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
-/** The tenant a command talks to: `--tenant`, else the config's default, else `custom` for `--base-url`, else `local`. */
+/**
+ * The tenant a command talks to: `--tenant`, else the config's default, else `local`. A
+ * `--base-url` without `--tenant` is a tenant of its own, `custom`, unless the default is a
+ * configured tenant (whose URL it then replaces): never the embedded tenant, which has no URL.
+ */
 export function tenantNameOf(config: Config, flags: TenantFlags): string {
-  return flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? 'custom' : LOCAL_TENANT);
+  if (flags.tenant !== undefined) return flags.tenant;
+  const named = config.defaultTenant ?? LOCAL_TENANT;
+  if (flags.baseUrl && named === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === undefined) return 'custom';
+  return named;
 }
 
 /** Whether these flags and config mean the embedded tenant, started in-process. */

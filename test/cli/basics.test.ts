@@ -66,6 +66,9 @@ describe('roleflow as a process', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('error: unknown command "plna" (did you mean "roleflow plan"?); roleflow --help lists the commands\n');
+    // A mistyped second word is matched over the whole command path.
+    expect((await runCli(['report', 'comapre', 'a.json', 'b.json'])).stderr).toBe('error: unknown command "report comapre" (did you mean "roleflow report compare"?); roleflow --help lists the commands\n');
+    expect((await runCli(['reprot', 'merge', 'a.json'])).stderr).toBe('error: unknown command "reprot merge" (did you mean "roleflow report merge"?); roleflow --help lists the commands\n');
   });
 
   it('reports an invalid option value without a stack trace', async () => {

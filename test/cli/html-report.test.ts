@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { copyFile, cp, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
 import { repoRoot, runBin, tempDir } from '../helpers/cli.js';
@@ -12,6 +13,15 @@ const CHROMIUM = '/usr/bin/chromium';
 /** Where the README's picture is kept; the test rewrites it when ROLEFLOW_SCREENSHOT=docs. */
 const README_SHOT = join(repoRoot, 'docs', 'html-report.png');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe-core (injected into the page) finds serious or critical, one line each. */
+async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ content: AXE });
+  const violations = (await page.evaluate('window.axe.run(document).then((r) => r.violations)')) as { id: string; impact: string; nodes: { target: string[] }[] }[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /** Chromium with a fresh profile in `dir` (Playwright's own flag for --user-data-dir). */
 function openBrowser(dir: string, javaScriptEnabled = true): Promise<BrowserContext> {
@@ -62,22 +72,42 @@ describe('the HTML report in a real browser', () => {
       }
       expect(await page.textContent('#totals')).toContain(`${report.summary.passed} passed · ${report.summary.failed} failed`);
 
-      // A failure's expected vs actual shows after a click on it.
-      const failure = page.locator('#failures details.failure', { hasText: '[https]' }).first();
-      const expectedCell = failure.locator('td.expected').first();
-      expect(await expectedCell.isVisible()).toBe(false);
-      await failure.locator('summary').click();
-      expect(await expectedCell.textContent()).toBe('max < 50ms');
+      // A failure shows whole without a click: expected vs actual, and the waterfall of a failed
+      // execution with the failing step and its budget marked.
+      const failure = page.locator('#failures article.failure', { hasText: '[https]' }).first();
+      expect(await failure.locator('td.expected').first().textContent()).toBe('max < 50ms');
       expect(await failure.locator('td.actual').first().textContent()).toMatch(/^120ms \(max of 1 step, server-reported\)$/);
       expect(await failure.textContent()).toContain('examples/failing-flow.yaml:17:29');
-
-      // A waterfall: one bar per logged step of that execution.
       const https = report.results.find((r) => r.transport === 'https' && r.status === 'fail')!;
+      const waterfall = failure.locator('.waterfall');
+      expect(await waterfall.isVisible()).toBe(true);
+      expect(await waterfall.locator('.bar').count()).toBe(https.repeats[0]!.steps.length);
+      const failing = waterfall.locator('.wf-row.fail');
+      expect(await failing.count()).toBe(1);
+      expect(await failing.textContent()).toMatch(/retriever.*120ms ✗ over max < 50ms/);
+      expect(await failing.locator('.budget.fail').count()).toBe(1);
+      // Full width: the waterfall takes the width of its failure, less the padding.
+      const [box, wide] = [await failure.boundingBox(), await waterfall.boundingBox()];
+      expect(wide!.width).toBeGreaterThan(box!.width - 40);
+
+      // Under Results, every repeat has its waterfall: one bar per logged step.
       const result = page.locator('#results details.result', { hasText: `${https.id} [https]` });
       await result.locator('summary').click();
-      const bars = await result.locator('.repeat').first().locator('svg.waterfall rect.bar').count();
+      const bars = await result.locator('.repeat').first().locator('.waterfall .bar').count();
       expect(bars).toBe(https.repeats[0]!.steps.length);
       expect(bars).toBeGreaterThan(0);
+
+      // No serious or critical problem for axe-core, folded or unfolded, wide or at a phone's width;
+      // and at 390 px the page never scrolls sideways.
+      expect(await axeProblems(page)).toEqual([]);
+      await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+      expect(await axeProblems(page)).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await axeProblems(page)).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })");
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.setViewportSize({ width: 1200, height: 900 });
 
       // The filters work once the script ran: only the failed results stay.
       await page.selectOption('#filters select[name=status]', 'fail');
@@ -113,11 +143,11 @@ describe('the HTML report in a real browser', () => {
       const page = await browser.newPage();
       await page.goto(pathToFileURL(join(dir, 'out', 'r.html')).href);
       expect(await page.locator('#matrix td[data-flow]').count()).toBe(2);
-      expect(await page.locator('#failures details.failure').count()).toBe(3); // the wrong summary over each transport, the leak
+      expect(await page.locator('#failures article.failure').count()).toBe(3); // the wrong summary over each transport, the leak
       expect(await page.locator('#latency svg.dist').count()).toBeGreaterThan(0);
       expect(await page.locator('#filters').isVisible()).toBe(false);
-      await page.locator('#failures details.failure summary').first().click();
       expect(await page.locator('#failures td.expected').first().isVisible()).toBe(true);
+      expect(await page.locator('#failures .waterfall').first().isVisible()).toBe(true);
     } finally {
       await browser.close();
       await cleanup();

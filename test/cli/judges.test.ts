@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { outputProblems } from '../helpers/output-schemas.js';
 import { project } from './roles-kit.js';
 
 // The embedded tenant's built-in flows: `echo` answers its inputs, `rubric-judge` grades an output
@@ -94,6 +95,7 @@ cases:
     expect(r.stdout).toMatch(/flows\/_judges\/rubric\.yaml:5: "mislabelled" is labelled good, judged fail: 0 of 2 rubric words found/);
     const json = await runCli(['test', '--judges', '--json'], { cwd: p.dir });
     expect(JSON.parse(json.stdout).judges[0]).toMatchObject({ judge: 'rubric', cases: 3, agreed: 2 });
+    expect(outputProblems('judges', JSON.parse(json.stdout))).toBe('');
     // The judge cases are not flow tests: validate and test leave the folder alone.
     expect((await runCli(['validate'], { cwd: p.dir })).code).toBe(0);
   });

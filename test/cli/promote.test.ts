@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import type { RunReport } from '../../src/report/model.js';
 import { mutations, requestCount, roleText, runOnTerminal, tenantState, TOKEN } from './roles-kit.js';
+import { outputProblems } from '../helpers/output-schemas.js';
 import { commitAll, noToken, twoTenants, type TwoTenants } from './tenants-kit.js';
 
 const OTHER_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -243,6 +244,7 @@ describe('roleflow promote', () => {
       'error: promotion from local to production refused; nothing was sent to production:\n  - tenant "local" is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant "production" (promote from a configured tenant)\n',
     );
     expect(JSON.parse(r.stdout)).toMatchObject({ tenant: { name: 'production' }, status: 'refused', reasons: [expect.stringContaining('is the embedded tenant')] });
+    expect(outputProblems('apply', JSON.parse(r.stdout))).toBe('');
     expect(tenantState(t.production)).toEqual([]);
   });
 });

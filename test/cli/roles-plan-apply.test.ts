@@ -119,6 +119,18 @@ describe('plan and apply against a tenant', () => {
     expect(tenantState(em)).toEqual(['a: d / c']);
   });
 
+  it("a --base-url tenant is custom, not the embedded local, even when the config's default is local (as init writes it)", async () => {
+    const em = await emulator();
+    const p = await project({ 'roleflow.config.yaml': 'default_tenant: local\n', 'roles/a.md': roleText('a', 'd', 'c'), 'flows/e.yaml': 'flow: echo\ntransport: https\ntests:\n  - name: e\n    until: { steps: 1 }\n' });
+    const env = { ROLEFLOW_TOKEN: em.token };
+    const plan = await runCli(['plan', '--base-url', em.baseUrl], { cwd: p.dir, env });
+    expect(plan.stdout.split('\n')[0]).toBe(`Tenant custom (${em.baseUrl})`);
+    const test = await runCli(['test', '--base-url', em.baseUrl, '--json'], { cwd: p.dir, env });
+    expect(JSON.parse(test.stdout).tenant).toEqual({ name: 'custom', base_url: em.baseUrl });
+    // Without --base-url the default is the embedded tenant.
+    expect((await runCli(['plan'], { cwd: p.dir })).stdout).toMatch(/^Tenant local \(embedded:/);
+  });
+
   it('refuses a stale saved plan: exit 4, reasons listed, nothing sent', async () => {
     const em = await emulator();
     const id = await seed(em, 'a', 'd', 'old');

@@ -85,3 +85,18 @@ describe('validate', () => {
     expect(nothing.stderr).toMatch(/^error: nothing to validate/);
   });
 });
+
+describe('a Role written as YAML in the roles folder', () => {
+  it('is warned of, at its file, by validate and plan, and the exit code stays what the role files make it', async () => {
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'You are A.'), 'roles/team/b.yaml': 'name: b\ndescription: d\ncontent: You are B.\n', 'roles/c.yml': 'name: c\n' });
+    const warning = (file: string) =>
+      `${file}:1:1: warning: not read: a role file is Markdown (.md), its name and description as YAML between --- lines at the top, the Role's content below; rename it ${file.replace(/\.ya?ml$/, '.md')} in that form`;
+    const validate = await runCli(['validate'], { cwd: p.dir });
+    expect(validate.code).toBe(0);
+    expect(validate.stderr.split('\n')).toEqual(expect.arrayContaining([warning('roles/c.yml'), warning('roles/team/b.yaml')]));
+    const plan = await runCli(['plan'], { cwd: p.dir });
+    expect(plan.code).toBe(0);
+    expect(plan.stderr.split('\n').filter((l) => l.includes('warning: not read'))).toEqual([warning('roles/c.yml'), warning('roles/team/b.yaml')]);
+    expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+  });
+});

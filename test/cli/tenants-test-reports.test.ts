@@ -1,4 +1,7 @@
+import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { junitXsdProblems } from '../helpers/junit-xsd.js';
+import { findAll, parseXml } from '../report/xml.js';
 import { requestCount, roleText } from './roles-kit.js';
 import { noToken, twoTenants } from './tenants-kit.js';
 
@@ -11,16 +14,35 @@ const FILES = {
 describe('test over several tenants: what its reporters say', () => {
   it('reports in files only: no empty tenant headings, and each file written is announced on stderr', async () => {
     const t = await twoTenants(FILES);
-    const r = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json']);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json', '--reporter', 'junit=j.xml']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('Tenants: staging had failed tests; production had failed tests.\n');
-    expect(r.stderr).toBe('tenant staging: wrote r.staging.json\ntenant production: wrote r.production.json\n');
+    expect(r.stderr).toBe('tenant staging: wrote r.staging.json, j.staging.xml\ntenant production: wrote r.production.json, j.production.xml\n');
     expect(JSON.parse(await t.p.read('r.production.json'))).toMatchObject({ tenant: { name: 'production' } });
+    // Two tenants' JUnit files never share a suite: a viewer reading both shows every case.
+    for (const tenant of ['staging', 'production']) {
+      const xml = await t.p.read(`j.${tenant}.xml`);
+      expect(junitXsdProblems(xml)).toBe('');
+      expect(findAll(parseXml(xml), 'testsuite').map((x) => x.attrs['name'])).toEqual([`${tenant}: flows/echo.yaml`]);
+    }
     // With the console on stdout, each tenant's section keeps its heading.
     const both = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=r.json']);
     expect(both.stdout).toMatch(/^=== tenant staging ===\n/);
     expect(both.stdout).toContain('\n=== tenant production ===\n');
     expect(noToken(r) && noToken(both)).toBe(true);
+  });
+
+  it('a report file that exists and is not a regular file (/dev/null) is written as it is for every tenant', async () => {
+    const t = await twoTenants(FILES);
+    const made = ['/dev/null.staging', '/dev/null.production'];
+    try {
+      const r = await t.cli(['test', '--all-tenants', '--reporter', 'console=/dev/null', '--reporter', 'json=r.json']);
+      expect(r.code).toBe(3);
+      expect(made.filter((f) => existsSync(f))).toEqual([]);
+      expect(r.stderr).toBe('tenant staging: wrote /dev/null, r.staging.json\ntenant production: wrote /dev/null, r.production.json\n');
+    } finally {
+      for (const f of made) rmSync(f, { force: true });
+    }
   });
 
   it('github: each tenant summary is headed by its name, a blank line before the next; annotations name the tenant', async () => {

@@ -156,6 +156,11 @@ describe('roleflow test', () => {
     const down = await s.test(['--config', 'down.yaml', '--tenant', 'down'], { env: { ROLEFLOW_TOKEN: 'tok-abcdef-123' } });
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^error: tenant down cannot run the tests: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED; the run was stopped\n$/);
+    // What the tenant being down left unstarted says so: no --bail was given.
+    const oneByOne = await s.test(['--config', 'down.yaml', '--tenant', 'down', '--concurrency', '1'], { env: { ROLEFLOW_TOKEN: 'tok-abcdef-123' } });
+    expect(oneByOne.code).toBe(1);
+    expect(oneByOne.stdout).toContain('· flows/greet.yaml > greets Grace [https] not run: the tenant cannot run the tests, so the run was stopped');
+    expect(oneByOne.stdout).not.toContain('--bail');
 
     const emulator = await startEmulator({ token: 'the-right-token-1' });
     try {

@@ -18,11 +18,12 @@ describe('every execution names itself', () => {
     const at = ws.messages.map((m) => m.at_ms!);
     expect(at.every((ms, i) => ms >= 0 && (i === 0 || ms >= at[i - 1]!))).toBe(true);
     expect(r.stdout).toContain(`on the tenant: executionId ${https.ids!.execution_id}, flowId ${https.ids!.flow_id}`);
-    // JUnit: each testcase's properties, and its failure's text.
+    // JUnit: each testcase's system-out (how it ended, its ids), and its failure's text.
     const cases = findAll(parseXml(await s.read('junit.xml')), 'testcase');
-    const props = (c: (typeof cases)[number]) => Object.fromEntries(findAll(c, 'property').map((p) => [p.attrs['name'], p.attrs['value']]));
-    expect(props(cases[0]!)).toEqual({ flowId: https.ids!.flow_id, executionId: https.ids!.execution_id });
-    expect(props(cases[1]!)).toEqual({ connectionId: ws.ids!.connection_id, messageIds: ws.ids!.message_ids!.join(' ') });
+    const out = (c: (typeof cases)[number]) => findAll(c, 'system-out')[0]!.text;
+    expect(out(cases[0]!)).toBe(`ended_by: until\non the tenant: executionId ${https.ids!.execution_id}, flowId ${https.ids!.flow_id}`);
+    expect(out(cases[1]!)).toBe(`ended_by: until\non the tenant: connectionId ${ws.ids!.connection_id}, messageIds ${ws.ids!.message_ids!.join(' ')}`);
+    expect(findAll(cases[0]!, 'property')).toEqual([]);
     expect(r.stdout).toContain(`on the tenant: connectionId ${ws.ids!.connection_id}, messageIds ${ws.ids!.message_ids!.join(' ')}`);
   });
 });

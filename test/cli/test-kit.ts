@@ -42,6 +42,9 @@ flows:
       results: [{ done: yes }]
 `;
 
+/** What `test` says on stderr of a suite's flows file. */
+export const FLOWS_NOTE = 'note: the embedded tenant runs the flows of emulator-flows.yaml (local.flows_config), in place of the built-in ones';
+
 /** Two passing tests of `greet`, over both transports by default. */
 export const GREET = `flow: greet
 defaults:
@@ -101,7 +104,12 @@ export async function suite(files: Record<string, string>, config = ''): Promise
   await write('emulator-flows.yaml', EMULATOR_FLOWS);
   await write('roleflow.config.yaml', `local: { flows_config: emulator-flows.yaml }\n${config}`);
   for (const [file, text] of Object.entries(files)) await write(file, text);
-  const run: Suite['run'] = (args, opts = {}) => runCli(args, { cwd: dir, ...opts });
+  // Every suite's embedded tenant runs EMULATOR_FLOWS, which `test` says once on stderr
+  // (test-flows-note.test.ts checks it): its runs here leave that note out.
+  const run: Suite['run'] = async (args, opts = {}) => {
+    const r = await runCli(args, { cwd: dir, ...opts });
+    return { ...r, stderr: r.stderr.replace(`${FLOWS_NOTE}\n`, '') };
+  };
   return {
     dir,
     run,

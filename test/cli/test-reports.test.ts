@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
+import { junitXsdProblems } from '../helpers/junit-xsd.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { GREET, GREET_FAILING, suite } from './test-kit.js';
 
@@ -26,7 +27,9 @@ describe('roleflow test reporters', () => {
     const r = await s.test(['--reporter', 'junit', '--reporter', 'console']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('wrote roleflow-junit.xml\n');
-    const xml = parseXml(await s.read('roleflow-junit.xml'));
+    const raw = await s.read('roleflow-junit.xml');
+    expect(junitXsdProblems(raw)).toBe('');
+    const xml = parseXml(raw);
     expect(xml.name).toBe('testsuites');
     expect(xml.attrs).toMatchObject({ tests: '10', failures: '2', errors: '1', skipped: '1' });
     const cases = findAll(xml, 'testcase');
@@ -47,7 +50,7 @@ describe('roleflow test reporters', () => {
     expect(failure.text).toMatch(/^flows\/bad\.yaml:9:11: results\[0\]\.greeting: expected to equal "Hi Linus", got "Hello Linus"\non the tenant: connectionId [\w-]+, messageIds( [\w-]+){3}$/);
     expect(findAll(cases[6]!, 'error')[0]!.attrs['message']).toBe('flow "echo" over HTTPS: timed out after 500ms waiting for 2 steps (1 step logged)');
     expect(findAll(cases[7]!, 'skipped')[0]!.attrs['message']).toBe('skipped');
-    expect(findAll(xml, 'testsuite').map((t) => t.attrs['name'])).toEqual(['flows/bad.yaml', 'flows/greet.yaml', 'flows/stuck.yaml', 'flows/twice.yaml']);
+    expect(findAll(xml, 'testsuite').map((t) => t.attrs['name'])).toEqual(['local: flows/bad.yaml', 'local: flows/greet.yaml', 'local: flows/stuck.yaml', 'local: flows/twice.yaml']);
   });
 
   it('writes a JSON report that matches its schema, with server step latency and client wall-clock apart', async () => {
@@ -113,7 +116,7 @@ describe('roleflow test reporters', () => {
     // The HTML page of the merged run: every result of both shards, the failures listed.
     const html = await s.read('merged.html');
     expect(html.match(/<details class="result"/g)).toHaveLength(9);
-    expect(html.match(/<details class="failure"/g)).toHaveLength(3);
+    expect(html.match(/<article class="failure"/g)).toHaveLength(3);
 
     const twice = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', 'shard-1/roleflow-report.json']);
     expect(twice.code).toBe(1);

@@ -4,7 +4,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { findAll, parseXml } from '../report/xml.js';
-import { runInProcess, suite } from './test-kit.js';
+import { FLOWS_NOTE, runInProcess, suite } from './test-kit.js';
 
 const validReport = compileSchema(loadSchema('report'));
 
@@ -109,8 +109,8 @@ describe('roleflow test and secrets', () => {
   it('prints serve --json whole when its token is the name of a key it prints', async () => {
     const s = await suite({});
     const r = await runInProcess(['serve', '--port', '0', '--json', '--token', 'ws_url'], { cwd: s.dir, stopAtOnce: true });
-    expect(r.stderr).toBe(SHORT('--token', 6));
-    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['base_url', 'ws_url']);
+    expect(r.stderr).toBe(`${SHORT('--token', 6)}${FLOWS_NOTE}\n`);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['format_version', 'base_url', 'ws_url']);
   });
 });
 

@@ -118,3 +118,14 @@ tests:
     expect(onProd.stderr.split('\n').filter((l) => l.startsWith('flows/'))).toHaveLength(1);
   });
 });
+
+describe('validate: a misindented flow test file', () => {
+  it('is one line at the misindented line, and test stops on it the same way', async () => {
+    const p = await project({ 'flows/greet.yaml': 'flow: greet\ntests:\n  - name: a\n    inputs: { name: A }\n  expect:\n    steps: { count: 2 }\n' });
+    const line = 'flows/greet.yaml:5:3: bad indentation: "expect:" is at the column of the list items ("- " on line 3): indent it to column 5 to belong to the item above, or start a new item with "- "\n';
+    expect(await runCli(['validate'], { cwd: p.dir })).toEqual({ code: 1, stdout: '', stderr: line });
+    const test = await runCli(['test'], { cwd: p.dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toBe(line);
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html/report.js';
 import { makeRedactor } from '../../src/core/text/redact.js';
 import { redactReport } from '../../src/report/run-report.js';
-import { https, result, runReport, step, wsWith } from './builders.js';
+import { https, result, runReport, snapshotFailure, step, wsWith } from './builders.js';
 
 const failing = (name: string, got: string) =>
   result(`  - name: ${JSON.stringify(name)}\n    expect:\n      outputs:\n        - { path: "results[0].summary", equals: refund }\n`, [wsWith({ results: [{ summary: got }] })]);
@@ -37,8 +37,8 @@ describe('HTML reporter', () => {
   it('draws one waterfall bar per logged step, unknown latencies included', () => {
     const unknown = { ...step('rerank', 0), latencyMs: Number.NaN };
     const html = renderHtml(runReport([result('  - name: t\n', [https({ steps: [step('retriever', 100), unknown, step('llm', 300)], wallMs: 450 })])]));
-    const waterfall = /<svg class="waterfall"[^]*?<\/svg>/.exec(html)![0];
-    expect(waterfall.match(/<rect class="bar/g)).toHaveLength(3);
+    const waterfall = /<div class="waterfall"[^]*?wf-axis/.exec(html)![0];
+    expect(waterfall.match(/<span class="bar /g)).toHaveLength(3);
     expect(waterfall).toContain('rerank: latency unknown');
   });
 
@@ -59,7 +59,53 @@ describe('HTML reporter on a large run', () => {
     expect(html.match(/<div class="repeat">/g)).toHaveLength(25);
     expect(html).toContain('<h3>repeat 701 · <span class="fail">fail</span>');
     expect(html).toContain('975 more repeats are in the JSON report');
-    const wallChart = /<figure class="chart"><figcaption>client wall-clock · 999 samples[^]*?<\/figure>/.exec(html)![0];
+    const wallChart = /<h4>client wall-clock<\/h4><figure class="chart"><figcaption>t · 999 samples[^]*?<\/figure>/.exec(html)![0];
     expect(wallChart.match(/<circle class="sample"/g)!.length).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('HTML reporter: what a reader needs without a click', () => {
+  it('shows a snapshot diff in lines, not one line of \\n', () => {
+    const html = renderHtml(runReport([snapshotFailure(2)]));
+    expect(html).toContain(
+      '<pre class="diff">--- snapshot\n+++ received\n@@ -1,2 +1,2 @@\n<span class="del">-label: a</span>\n<span class="del">-line1: a</span>\n<span class="add">+label: b</span>\n<span class="add">+line1: b</span></pre>',
+    );
+    expect(html).not.toContain('\\n+++');
+  });
+
+  it('marks the failing step and its budget in the waterfall of a failed execution, shown under Failures, and the total budget across it', () => {
+    const test = '  - name: slow\n    expect:\n      latency:\n        total: "< 700ms"\n        steps: { "llm*": "< 200ms" }\n';
+    const r = result(test, [https({ steps: [step('retriever', 100), step('llm-big', 300)], wallMs: 450 })]);
+    const html = renderHtml(runReport([r]));
+    const failure = /<article class="failure"[^]*?<\/article>/.exec(html)![0];
+    const rows = failure.match(/<div class="wf-row[^"]*">[^]*?<\/span><\/div>/g)!;
+    expect(rows[0]).toMatch(/^<div class="wf-row">/);
+    expect(rows[1]).toMatch(/^<div class="wf-row fail"><span class="wf-label mono" title="llm-big">✗ llm-big/);
+    expect(rows[1]).toContain('300ms ✗ over max &lt; 200ms');
+    // The step budget ends where the bar should: its start (100ms) plus 200ms, on a scale to the total budget (700ms).
+    expect(rows[1]).toContain('<span class="budget fail" style="left:42.86%" title="budget max &lt; 200ms">');
+    expect(rows[1]).toContain('<span class="budget-line" style="left:100%">');
+    expect(failure).toContain('total budget max &lt; 700ms');
+  });
+
+  it('draws one chart per test, on one axis per flow and latency: the charts compare', () => {
+    const quick = result('  - name: quick\n', [https({ steps: [step('llm', 100)], wallMs: 100 })]);
+    const slow = result('  - name: slow\n', [https({ steps: [step('llm', 200)], wallMs: 200 })]);
+    const html = renderHtml(runReport([quick, slow]));
+    const wall = /<h4>client wall-clock<\/h4>[^]*?<\/div>/.exec(html)![0];
+    expect(wall.match(/<figure class="chart">/g)).toHaveLength(2);
+    expect(wall).toContain('<figcaption>quick · 1 sample</figcaption>');
+    expect(wall).toContain('<figcaption>slow · 1 sample</figcaption>');
+    // 0 to 210ms for both: 100ms sits at 47.62%, 200ms at 95.24%.
+    expect(wall).toContain('<circle class="sample" cx="47.62%"');
+    expect(wall).toContain('<circle class="sample" cx="95.24%"');
+    expect(wall).toContain('<div class="axis-legend muted" aria-hidden="true"><span>0</span><span>105ms</span><span>210ms</span></div>');
+  });
+
+  it('a failed test whose repeats each passed reads "failed across repeats", not 2/2', () => {
+    const r = result('  - name: t\n    repeat: 2\n    expect:\n      latency: { total: { p50: "< 50ms" } }\n', [https({ wallMs: 100 }), https({ wallMs: 120 })]);
+    const html = renderHtml(runReport([r]));
+    expect(html).toContain('[https] failed across repeats');
+    expect(html).not.toContain('2/2');
   });
 });

@@ -4,7 +4,7 @@ import { renderAnnotations, renderStepSummary } from '../../src/report/github.js
 import { mergeReports, mergeWarnings } from '../../src/report/json.js';
 import { parseReporters } from '../../src/report/reporters.js';
 import type { RunReport } from '../../src/report/model.js';
-import { https, result, runReport, step, wsWith } from './builders.js';
+import { https, result, runReport, snapshotFailure, step, ws, wsWith } from './builders.js';
 
 const OUTPUT_TEST = '  - name: t\n    repeat: 3\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
 const summary = (text: string) => wsWith({ results: [{ summary: text }] });
@@ -49,6 +49,29 @@ describe('GitHub reporter', () => {
     expect(md).toContain('| flow | transport | pass | fail | skip | not run | p50 | p95 | max |');
     expect(md).toContain('| summarize | https | 0 | 0 | 0 | 1 | 200ms | 200ms | 200ms |');
     expect(md).toContain('| ⏹️ | flows/t.yaml \\> t | https | 1/2 | 200ms |');
+  });
+});
+
+describe('what a glance at a report could miss', () => {
+  const acrossFailed = result('  - name: t\n    repeat: 3\n    expect:\n      latency: { total: { p50: "< 50ms" } }\n', [https({ wallMs: 100 }), https({ wallMs: 120 }), https({ wallMs: 90 })]);
+  const quiet = result('  - name: q\n    expect:\n      outputs:\n        - { path: results, exists: true }\n', [ws({ endedBy: 'quiet', outputs: { results: [] } })]);
+
+  it('a failed test whose every repeat passed (a budget across them failed) never reads 3/3', () => {
+    expect(acrossFailed).toMatchObject({ status: 'fail', passed: 3, repeat: 3 });
+    const line = renderTestResult(acrossFailed, { color: false }).split('\n')[0]!;
+    expect(line).toBe('✗ flows/t.yaml > t [https] failed across repeats p50 100ms');
+    const md = renderStepSummary(runReport([acrossFailed]));
+    expect(md).toContain('| ❌ | flows/t.yaml \\> t | https | failed across repeats | 100ms |');
+    expect(md).not.toContain('3/3');
+  });
+
+  it('the step summary shows snapshot diffs with real lines, and the tests that ended by quiet', () => {
+    const md = renderStepSummary(runReport([snapshotFailure(), quiet]));
+    expect(md).toContain('### Snapshot diffs\n\n**flows/t.yaml \\> labels** [ws] `flows/t.yaml:6`\n\n```diff\n--- snapshot\n+++ received\n@@ -1,1 +1,1 @@\n-label: a\n+label: b\n```\n');
+    expect(md).toContain('### Ended by quiet');
+    expect(md).toContain('- **flows/t.yaml \\> q** [ws]: ended by quiet, no until reached');
+    expect(quiet.status).toBe('pass');
+    expect(renderTestResult(quiet, { color: false })).toContain('(ended by quiet, no until reached)');
   });
 });
 

@@ -1,3 +1,5 @@
+import { maxOf } from '../text/lists.js';
+import { indentationMistake } from './yaml/indentation.js';
 import type { Issue, Result } from '../errors.js';
 import { validateAgainst } from '../text/schema.js';
 import { parseYaml } from '../text/yaml-source.js';
@@ -34,7 +36,7 @@ export function parseFlowTestFile(text: string, file: string, schema: object): R
   // The everyday shape without the YAML parser, which stays the authority on anything else.
   const simple = readSimpleYaml(text);
   const yaml = simple ? { ok: true as const, value: simple } : parseYaml(text, { file });
-  if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
+  if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues, text) };
   const ctx = new LoadContext(file, yaml.value);
   const checked = validateAgainst<unknown>(schema, yaml.value, file);
   const model = loadFile(yaml.value.value, file, ctx);
@@ -193,7 +195,21 @@ function namedPaths(issues: readonly Issue[]): Set<string> {
 // `{ path: results[0].summary }` (as a user would write it) is not YAML: inside { } a plain value
 // cannot hold [ ]. After a syntax error the parser reports a cascade down to the end of the file;
 // the first error, with the fix, is what helps.
-function explainYamlIssues(issues: Issue[]): Issue[] {
+/**
+ * The YAML library's problem, one line, made plain: a misindented line is named where it is, in
+ * words (the library often complains at a line before or after it, in its own terms); a flow
+ * collection holding brackets says how to quote them.
+ */
+/** The YAML library's words for what a misindented line makes of a document. */
+const INDENTATION_ERRORS = /must start at the same column|without - indicator|implicit map key|Implicit keys need|compact mappings|Tabs are not allowed|indent/i;
+
+function explainYamlIssues(issues: Issue[], text: string): Issue[] {
+  const first = issues[0];
+  const mistake = first !== undefined && issues.some((i) => INDENTATION_ERRORS.test(i.message)) ? indentationMistake(text) : undefined;
+  // Where the library stopped bounds where the mistake can be: it reads no further than the line after.
+  if (mistake !== undefined && mistake.line <= maxOf(issues.map((i) => i.line)) + 1) {
+    return [{ file: first!.file, line: mistake.line, col: mistake.col, message: mistake.message }];
+  }
   return issues.slice(0, 1).map((i) =>
     /flow-seq-start|flow-map-start/.test(i.message)
       ? { ...i, message: `${i.message} (inside { }, quote a value holding [ ] or { }: path: "results[0].summary", or write results.0.summary)` }

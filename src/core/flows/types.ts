@@ -286,6 +286,8 @@ export interface AssertionResult extends Located {
   diff?: string;
   /** A `judge` assertion: the verdict, score, reasons and the judge executions' ids. */
   judge?: JudgeRecord;
+  /** A latency budget that was judged: its bound, the statistic, and the step name or glob (absent: the total). */
+  budget?: { ms: number; stat: BudgetKind; step?: string };
 }
 
 /** A compiled JSON Schema of a `schema` assertion: the failures of `value` at `path` (none: it fits). */

@@ -1,7 +1,6 @@
-import { maxOf } from '../text/lists.js';
 import type { MetricComparison } from '../compare/index.js';
 import { formatMs } from '../flows/duration.js';
-import { mdCode, mdText } from '../plan/render/markdown-parts.js';
+import { codeBlock, mdCode, mdText } from '../plan/render/markdown-parts.js';
 import { GITHUB_COMMENT_LIMIT } from '../plan/render/markdown.js';
 import { plural, thousands } from '../roles/display.js';
 import { escapeControls } from '../text/safe-text.js';
@@ -99,9 +98,7 @@ function detailsOf(t: TestPreview): string {
 }
 
 function fenced(diff: string): string {
-  const longest = maxOf(Array.from(diff.matchAll(/`+/g), (m) => m[0].length), 0);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}diff\n${diff.split('\n').map(escapeControls).join('\n').replace(/\n$/, '')}\n${fence}`;
+  return codeBlock(diff.split('\n').map(escapeControls).join('\n'), 'diff');
 }
 
 type Kind = 'REGRESSION' | 'fixed' | 'verdict' | 'outputs' | 'steps' | 'latency' | 'unchanged';

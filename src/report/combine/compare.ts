@@ -13,7 +13,7 @@ export interface CompareFiles {
 }
 
 export function renderComparison(c: RunComparison, files: CompareFiles, format: CompareFormat): string {
-  return format === 'json' ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}\n` : format === 'markdown' ? renderMarkdown(c, files) : renderText(c, files);
+  return format === 'json' ? `${jsonText({ format_version: 1, base: files.base, head: files.head, ...c }, 2)}\n` : format === 'markdown' ? renderMarkdown(c, files) : renderText(c, files);
 }
 
 const VERDICT_TEXT: Record<Verdict, string> = {

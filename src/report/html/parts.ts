@@ -1,7 +1,7 @@
-import { wallSamples, stepSamples } from '../../core/compare/index.js';
 import { formatMs, type AssertionResult } from '../../core/flows/index.js';
-import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from '../digest.js';
-import { distributionSvg, esc, MAX_DRAWN, timelineSvg, waterfallSvg } from './charts.js';
+import { latencyRowsOf, idsText, missingShardsText, repeatsText } from '../digest.js';
+import { diffPre, esc, escLines, MAX_DRAWN, scrollBox, timelineSvg } from './charts.js';
+import { budgetMarks, waterfallHtml } from './waterfall.js';
 import type { RepeatResult, RunReport, TestResult } from '../model.js';
 
 /** The sections of the HTML report, each a function of the report's data. */
@@ -26,7 +26,7 @@ export function runHeader(report: RunReport): string {
 /** Flows × transports: how many tests passed, failed, were skipped, were not run. */
 export function matrix(report: RunReport): string {
   const rows = latencyRowsOf(report);
-  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  if (rows.length === 0) return '<section id="matrix" aria-labelledby="matrix-h"><h2 id="matrix-h">Matrix</h2><p class="muted">no tests</p></section>';
   const transports = [...new Set(rows.map((r) => r.transport))].sort();
   const flows = [...new Set(rows.map((r) => r.flow))];
   const body = flows.map((flow) => {
@@ -37,61 +37,23 @@ export function matrix(report: RunReport): string {
       const parts = [`<span class="pass">${row.pass} ✓</span>`, ...(row.fail > 0 ? [`<span class="fail">${row.fail} ✗</span>`] : []), ...(row.skip > 0 ? [`<span class="skip">${row.skip} skipped</span>`] : []), ...(row.notRun > 0 ? [`<span class="not_run">${row.notRun} not run</span>`] : [])];
       return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row.pass}" data-fail="${row.fail}" data-skip="${row.skip}" data-not-run="${row.notRun}">${parts.join(' ')}</td>`;
     });
-    return `<tr><th class="mono">${esc(flow)}</th>${cells.join('')}</tr>`;
+    return `<tr><th scope="row" class="mono">${esc(flow)}</th>${cells.join('')}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t) => `<th>${t}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table></section>`;
-}
-
-/** Every failed test × transport: its failed assertions, expected vs actual, at file:line:col. */
-export function failures(report: RunReport): string {
-  const failed = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
-  if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
-  const items = failed.map((r) => {
-    const rows = groupAssertions(r, 'fail').map((g) => {
-      const a = g.assertion;
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : '';
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
-    });
-    const ids = r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: <code>${esc(idsText(x.ids))}</code></div>`);
-    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>${ids.join('')}</details>`;
-  });
-  return `<section id="failures"><h2>Failures (${failed.length})</h2>${items.join('')}</section>`;
-}
-
-/** Per flow × transport: the wall-clock over every repeat, and each step's server-reported latency. */
-export function distributions(report: RunReport): string {
-  const groups = new Map<string, TestResult[]>();
-  for (const r of report.results) {
-    const key = `${r.flow}\u0000${r.transport}`;
-    const group = groups.get(key);
-    if (group) group.push(r);
-    else groups.set(key, [r]);
-  }
-  const figures = [...groups.values()].map((results) => {
-    const { flow, transport } = results[0]!;
-    const services = [...new Set(results.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
-    const charts = [
-      distributionSvg(results.flatMap(wallSamples), 'client wall-clock'),
-      ...services.map((service) => distributionSvg(results.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`)),
-    ];
-    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join('')}</div></div>`;
-  });
-  return `<section id="latency"><h2>Latency distributions</h2>${figures.join('') || '<p class="muted">no executions</p>'}</section>`;
+  return `<section id="matrix" aria-labelledby="matrix-h"><h2 id="matrix-h">Matrix</h2>${scrollBox('the matrix', `<table class="matrix"><thead><tr><th scope="col">flow</th>${transports.map((t) => `<th scope="col">${t}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`)}</section>`;
 }
 
 /** Every test × transport, folded: its repeats with their waterfall or message timeline and assertions. */
-export function results(report: RunReport): string {
-  const shownOf = report.results.map((r) => shownRepeats(r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by)));
-  const cap = pictureCap(shownOf.flat());
+export function results(report: RunReport, cap: number): string {
+  const shownOf = report.results.map(shownRepeatsOf);
   const items = report.results.map((r, i) => {
     const wall = r.wall_ms ? ` · ${r.repeat > 1 ? 'p50 ' : ''}${esc(formatMs(r.wall_ms.p50))}` : '';
     const ran = r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by);
     const shown = shownOf[i]!;
     const repeats = shown.map((x) => repeatBlock(r, x, cap));
     if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
-    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join('')}</details>`;
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${esc(repeatsText(r))}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join('')}</details>`;
   });
-  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join('')}</section>`;
+  return `<section id="results" aria-labelledby="results-h"><h2 id="results-h">Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join('')}</section>`;
 }
 
 export function filters(report: RunReport): string {
@@ -109,6 +71,15 @@ const MARK: Record<TestResult['status'], string> = { pass: '✓', fail: '✗', e
 const PAGE_DRAWN = 40_000;
 const MIN_DRAWN = 40;
 
+/** The repeats of each result the page draws (`shownRepeats`), for the picture cap of the whole page. */
+export function pictureCapOf(report: RunReport): number {
+  return pictureCap(report.results.flatMap(shownRepeatsOf));
+}
+
+function shownRepeatsOf(r: TestResult): RepeatResult[] {
+  return shownRepeats(r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by));
+}
+
 function pictureCap(shown: readonly RepeatResult[]): number {
   let total = 0;
   for (const x of shown) total += Math.min(MAX_DRAWN, x.steps.length + x.messages.length);
@@ -118,13 +89,18 @@ function pictureCap(shown: readonly RepeatResult[]): number {
 function repeatBlock(r: TestResult, x: RepeatResult, cap: number): string {
   const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ''}${x.ended_by ? ` · ended by ${x.ended_by}` : ''}</h3>`;
   const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : '';
-  const picture = r.transport === 'https' ? waterfallSvg(x.steps, cap) : timelineSvg(x.messages, x.wall_ms, cap);
+  const picture = executionPicture(r, x, cap);
   const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : '';
   const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}${judgeBlock(a)}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td data-label="assertion">${esc(a.label)}</td><td class="expected" data-label="expected"><pre>${escLines(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}" data-label="actual"><pre>${escLines(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : diffPre(a.diff)}${judgeBlock(a)}</td><td class="mono" data-label="where">${esc(`${r.file}:${a.line}`)}</td></tr>`,
   );
-  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
+  const table = rows.length > 0 ? scrollBox(`assertions of repeat ${x.index} of ${r.id} [${r.transport}]`, `<table class="assertions"><thead><tr><th scope="col">status</th><th scope="col">assertion</th><th scope="col">expected</th><th scope="col">actual</th><th scope="col">where</th></tr></thead><tbody>${rows.join('')}</tbody></table>`) : '';
   return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;
+}
+
+/** One execution's picture: the waterfall of its steps (HTTPS, with its budgets) or the timeline of its messages (WebSocket). */
+export function executionPicture(r: TestResult, x: RepeatResult, cap: number): string {
+  return r.transport === 'https' ? waterfallHtml(x.steps, cap, budgetMarks(x.assertions)) : timelineSvg(x.messages, x.wall_ms, cap);
 }
 
 /** A judge assertion's verdict: the reasons, one per vote, and the judge executions' ids on the tenant. */
@@ -147,6 +123,6 @@ function shownRepeats(ran: readonly RepeatResult[]): RepeatResult[] {
   return [...first, ...failed].sort((a, b) => a.index - b.index);
 }
 
-function dataOf(r: TestResult): string {
+export function dataOf(r: TestResult): string {
   return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
 }

@@ -1,7 +1,7 @@
 import type { PreviewDocument, TestPreview } from '../../core/preview/index.js';
 import { stableJson } from '../../core/text/stable-json.js';
 import { HTML_STYLE } from './assets.js';
-import { esc } from './charts.js';
+import { diffPre, esc } from './charts.js';
 import { htmlPage } from './report.js';
 import type { RunReport, TestResult } from '../model.js';
 
@@ -22,7 +22,7 @@ export function renderPreviewHtml(doc: PreviewDocument, reports: { base: RunRepo
 <p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
 ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join('; '))}</p>` : ''}
 </header>
-<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
+<section id="tests"><h2>Tests</h2><div class="scroll" tabindex="0" role="group" aria-label="tests"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
 ${doc.tests.map(row).join('\n')}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
@@ -46,7 +46,7 @@ function verdictCell(side: TestPreview['base']): string {
 function sideBySide(t: TestPreview, b: TestResult | undefined, h: TestResult | undefined): string {
   return `<article class="pair" id="${esc(encodeURIComponent(`${t.id}-${t.transport}`))}"><h3 class="mono">${esc(t.id)} [${t.transport}] <span class="muted">${esc(`${t.file}:${t.line}`)}</span></h3>
 <div class="sides">${side('Base', t.base, b)}${side('Head', t.head, h)}</div>
-${t.outputs_diff === undefined ? '' : `<details open><summary>Outputs diff</summary><pre class="diff">${t.outputs_diff.split('\n').map(diffLine).join('\n')}</pre></details>`}
+${t.outputs_diff === undefined ? '' : `<details open><summary>Outputs diff</summary>${diffPre(t.outputs_diff)}</details>`}
 </article>`;
 }
 
@@ -57,11 +57,6 @@ function side(label: string, verdict: TestPreview['base'], r: TestResult | undef
   const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === 'completed' ? '' : 'fail'}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join('')}</ol>` : '';
   const outputs = repeat?.outputs === undefined ? '' : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
   return `<div class="side"><h4>${label}: <span class="${cls}">${verdict.verdict}</span></h4><p>${esc(verdict.message)}</p>${steps}${outputs}</div>`;
-}
-
-function diffLine(line: string): string {
-  const cls = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : '';
-  return cls === '' ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
 }
 
 function baseLabel(doc: PreviewDocument): string {
@@ -76,6 +71,6 @@ function headLabel(doc: PreviewDocument): string {
 const PREVIEW_STYLE = `
 .scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
 .side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
+.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
 @media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
 `;

@@ -1,6 +1,8 @@
 import { HTML_SCRIPT, HTML_STYLE } from './assets.js';
 import { esc } from './charts.js';
-import { distributions, failures, filters, matrix, results, runHeader } from './parts.js';
+import { distributions } from './distributions.js';
+import { failures } from './failures.js';
+import { filters, matrix, pictureCapOf, results, runHeader } from './parts.js';
 import type { RunReport } from '../model.js';
 
 /**
@@ -11,7 +13,9 @@ import type { RunReport } from '../model.js';
  * redacted before they reach it.
  */
 export function renderHtml(report: RunReport): string {
-  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join('\n');
+  const cap = pictureCapOf(report);
+  const main = [matrix(report), failures(report, cap), filters(report), distributions(report), results(report, cap)].join('\n');
+  const body = `${runHeader(report)}\n<main>\n${main}\n</main>`;
   return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
 }
 

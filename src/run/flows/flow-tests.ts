@@ -106,7 +106,7 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const results: TestResult[] = new Array(runs.length);
   const finish = (index: number, executions: (ExecutionResult | undefined)[]): void => {
     const run = runs[index]!;
-    const stopped = signal?.aborted ? 'interrupt' : 'bail';
+    const stopped = signal?.aborted ? 'interrupt' : stop === 'tenant' ? 'tenant' : 'bail';
     const context = options.assertions?.contextFor(run.test, run.transport, executions) ?? (options.judges ? {} : undefined);
     if (context && options.judges) context.judged = options.judges.lookup;
     const testRun: TestRun = { test: run.test, transport: run.transport, executions, stopped };

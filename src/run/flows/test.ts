@@ -7,6 +7,8 @@ import type { FlowTestFile } from '../../core/flows/index.js';
 import type { WorkTreeRecord } from '../../core/runs/index.js';
 import { safeText } from '../../core/text/safe-text.js';
 import { currentCommit } from '../../files/git/git-commit.js';
+import { notRegularFiles } from '../../files/runs/report-file.js';
+import { ownFlowsNote } from '../../files/config-file.js';
 import { workTreeState } from '../../files/git/work-tree.js';
 import { noTestRanError, noTestRanReason } from '../../report/no-tests.js';
 import type { Reporter } from '../../report/reporter.js';
@@ -75,7 +77,10 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   const files = await loadFlowTests(ports.cwd, config, options.paths);
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run = testRun(options, ports, config, loop, { files, baseline });
+  let flowsNoted = false;
   const testOne = async (tenant: OpenTenant, specs: ReporterSpec[], name?: string): Promise<number> => {
+    if (tenant.ownFlows !== undefined && !flowsNoted) ports.output.err(ownFlowsNote(tenant.ownFlows));
+    flowsNoted ||= tenant.ownFlows !== undefined;
     const rerun = await loop.rerun?.(tenant.target.name);
     if (rerun?.nothing !== undefined) {
       ports.output.err(`${name === undefined ? '' : `tenant ${name}: `}${rerun.nothing}`);
@@ -96,8 +101,9 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   }
   // Every tenant's config and token before any test starts anywhere.
   const opened = await openTenants(ports, config, several);
+  const asItIs = await notRegularFiles(ports.cwd, reporters.value.flatMap((r) => (r.file === undefined ? [] : [r.file])));
   const testTenant = (name: string, i: number): Promise<number> => {
-    const specs = reportersOfTenant(reporters.value, name);
+    const specs = reportersOfTenant(reporters.value, name, asItIs);
     if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
     return testOne(opened[i]!, specs.value, name);
   };

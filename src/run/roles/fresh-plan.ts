@@ -5,7 +5,7 @@ import type { Role } from '../../core/model.js';
 import { computePlan, type Plan } from '../../core/plan/index.js';
 import { membershipNotes, roleFilesForTenant, unmatchedTenantWarnings, type RoleFile } from '../../core/roles/index.js';
 import { roleSecretIssues, secretScanner, type Allow } from '../../core/config/policy/index.js';
-import { loadRoleFiles } from '../../files/role-files.js';
+import { loadRoleFiles, strayRoleFiles } from '../../files/role-files.js';
 import { withPolicy } from '../policy/plan-policy.js';
 import { displayPath, type SourceDir } from '../../files/source-files.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
@@ -18,7 +18,7 @@ export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: strin
 export interface FreshPlan {
   plan: Plan;
   tenant: OpenTenant;
-  /** Warnings about the role files' `tenants:` (a name no tenant has, `tenants: []`): the same for every tenant. */
+  /** Warnings about the role files (a Role written as YAML, `tenants:` naming no tenant, `tenants: []`): the same for every tenant. */
   warnings: Issue[];
   /** The tenant's Roles as listed for the plan. */
   remote: Role[];
@@ -54,6 +54,8 @@ export async function makeFreshPlan(opts: {
   planPolicy?: false;
 }): Promise<FreshPlan> {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
+  // A folder that cannot be read is loadRoleFiles' error to report.
+  const stray = strayRoleFiles(opts.cwd, opts.rolesDir).catch((): Issue[] => []);
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   // A secret in a Role stops here, before the tenant is asked: it would be sent and shown.
@@ -90,7 +92,7 @@ export async function makeFreshPlan(opts: {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [...new Set(['local', ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
+    return { plan, tenant, warnings: [...(await stray), ...unmatchedTenantWarnings(files.value, known)], remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;

@@ -1,3 +1,4 @@
+import { tenantNameOf } from '../../tenant/open-tenant.js';
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
@@ -142,7 +143,7 @@ async function notSaved(options: PlanOptions, ports: Ports, why: string): Promis
 
 /** The options of a plan that could not be made, for the tenant this run would have asked. */
 function unreadableOptions(options: PlanOptions, ports: Ports, config: Config, tenant?: string): Pick<ComputeOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
-  const name = tenant ?? oneTenant(options, ports, 'plan') ?? config.defaultTenant ?? (options.baseUrl ? 'custom' : 'local');
+  const name = tenant ?? tenantNameOf(config, { tenant: oneTenant(options, ports, 'plan'), baseUrl: options.baseUrl });
   const baseUrl = options.baseUrl ?? config.tenants[name]?.baseUrl ?? '';
   const { roles } = config;
   return { prune: options.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };

@@ -46,6 +46,7 @@ export async function pull(options: PullOptions, ports: Ports): Promise<number> 
   for (const a of result.ambiguous) output.err(`warning: ${safeText(a.file)} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
   if (options.json) {
     output.json({
+      format_version: 1,
       tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
       dir: dir.display,
       summary: { written, unchanged: count('unchanged'), skipped: count('skipped') },

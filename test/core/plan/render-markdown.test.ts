@@ -99,6 +99,40 @@ describe('renderPlanMarkdown', () => {
     expect(md).toContain('_5,000 content diffs not shown');
   });
 
+  test('on a plan too large for its table, deletes come first and every deleted Role is named', () => {
+    const { files, remote } = updates(5000, 3, 1);
+    const gone = Array.from({ length: 100 }, (_, i) => role(`zz-retired-${String(i).padStart(3, '0')}`));
+    const md = renderPlanMarkdown(plan(files, [...remote, ...gone], { prune: true }));
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    expect(md).toMatch(/… [\d,]+ more changes not shown/);
+    const warning = md.split('\n').find((l) => l.startsWith('> This plan **deletes 100 Roles**'))!;
+    for (const r of gone) expect(warning).toContain(`<code>${r.name}</code>`);
+    const rows = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| |'));
+    expect(rows.slice(0, 100).every((l) => l.startsWith('| 🗑️ delete'))).toBe(true);
+    expect(rows[100]).toMatch(/^\| ✏️ update/);
+  });
+
+  test('deleted names beyond half the comment are counted and point to the full plan', () => {
+    const gone = Array.from({ length: 400 }, (_, i) => role(`retired-${i}`));
+    const md = renderPlanMarkdown(plan([], gone, { prune: true }), { maxChars: 4000 });
+    expect(md.length).toBeLessThanOrEqual(4000);
+    expect(md).toContain('<code>retired-0</code>, <code>retired-1</code>');
+    expect(md).toMatch(/<code>retired-\d+<\/code>, … and [\d,]+ more; run `roleflow plan --tenant local` for the full plan/);
+  });
+
+  test("a rewrite's shortened diff shows how both sides start", () => {
+    const n = 200;
+    const remote = Array.from({ length: 60 }, (_, i) => role(`r${i}`, { content: Array.from({ length: n }, (_, l) => `old ${l}`).join('\n') }));
+    const files = remote.map((r) => file(r.name, { content: Array.from({ length: n }, (_, l) => `new ${l}`).join('\n') }));
+    const md = renderPlanMarkdown(plan(files, remote));
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    expect(md).toMatch(/_Diffs are cut to \d+ lines each/);
+    const diff = md.slice(md.indexOf('<code>r0</code>: content diff'), md.indexOf('</details>'));
+    expect(diff).toContain('\n-old 0\n');
+    expect(diff).toContain('\n+new 0\n');
+    expect(diff).toMatch(/… [\d,]+ more diff lines not shown/);
+  });
+
   test('a tiny limit is still honoured, and says it cut', () => {
     const { files, remote } = updates(50, 3, 1);
     const md = renderPlanMarkdown(plan(files, remote, { prune: true }), { maxChars: 300 });

@@ -59,11 +59,17 @@ function checkBudget(label: string, b: LatencyBudget, samples: number[], source:
   const value = percentile(samples, b.kind === 'max' ? 100 : Number(b.kind.slice(1)))!;
   const over = `${samples.length} ${unit}${samples.length === 1 ? '' : 's'}, ${source}`;
   const actual = `${formatMs(value)} (${b.kind} of ${over})`;
-  return verdict('latency', label, b, { pass: withinBudget(value, b.budget), expected: expectedOf(b), actual });
+  return withBudget(verdict('latency', label, b, { pass: withinBudget(value, b.budget), expected: expectedOf(b), actual }), b);
 }
 
 function fail(label: string, b: LatencyBudget, why: string, actual: string): AssertionResult {
-  return verdict('latency', label, b, { pass: false, expected: expectedOf(b), actual, why });
+  return withBudget(verdict('latency', label, b, { pass: false, expected: expectedOf(b), actual, why }), b);
+}
+
+/** The budget as data, for reports that draw it (the HTML waterfall). */
+function withBudget(result: AssertionResult, b: LatencyBudget | StepLatencyBudget): AssertionResult {
+  result.budget = { ms: b.budget.ms, stat: b.kind, ...('pattern' in b && { step: b.pattern }) };
+  return result;
 }
 
 function expectedOf(b: LatencyBudget): string {

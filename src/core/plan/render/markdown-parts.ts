@@ -1,5 +1,5 @@
-import { policyLines } from '../policy-lines.js';
 import { maxOf } from '../../text/lists.js';
+import { policyLines } from '../policy-lines.js';
 import { formatIssue } from '../../errors.js';
 import { printableLine, thousands } from '../../roles/display.js';
 import type { CreateChange, Plan, PlanChange, UpdateChange } from '../types.js';
@@ -24,13 +24,28 @@ export function mdCode(text: string): string {
   return `<code>${mdText(text)}</code>`;
 }
 
-export function headMarkdown(plan: Plan, marker: string | undefined): string {
+/**
+ * `text` as a markdown code block (no line break after the closing fence) whose fence no line of
+ * the text can close: one backtick longer than the longest run in it, and at least three.
+ */
+export function codeBlock(text: string, lang = ''): string {
+  const longest = maxOf(Array.from(text.matchAll(/`+/g), (m) => m[0].length), 0);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}`;
+}
+
+/**
+ * The top of the comment. Every Role the plan deletes is named in its warning, whatever else is
+ * cut, as long as the names take at most `deleteNamesMax` characters (then as many as fit, and
+ * how many more; `seeAll` says where to see them).
+ */
+export function headMarkdown(plan: Plan, marker: string | undefined, deleteNamesMax = Infinity, seeAll = 'see `roleflow plan`'): string {
   const lines: string[] = [];
   if (marker !== undefined) lines.push(`<!-- ${marker.replace(/-->/g, '')} -->`);
   lines.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, '', `**${planSummaryLine(plan)}**`, '');
   const deletes = plan.changes.filter((c) => c.action === 'delete');
   if (deletes.length > 0) {
-    const names = listed(deletes.map((d) => mdCode(d.name))).join(', ');
+    const names = namesWithin(deletes.map((d) => mdCode(d.name)), deleteNamesMax, (more) => `… and ${thousands(more)} more; ${seeAll}`);
     lines.push('> [!WARNING]', `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? '' : 's'}** from the tenant: ${names}`, '');
   }
   if (plan.guards.length > 0) {
@@ -99,12 +114,54 @@ function capped(text: string, max = 120): string {
 /** One update's diff, folded; cut to `maxLines` lines of at most `maxLineChars` characters. */
 export function diffDetails(change: PlanChange, maxLines: number, maxLineChars: number): string {
   const all = diffLines(change.diff ?? '');
-  const kept = all.slice(0, maxLines).map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l));
-  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
-  const body = kept.join('\n');
-  const longestTicks = maxOf(Array.from(body.matchAll(/`+/g), (m) => m[0].length), 0);
-  const fence = '`'.repeat(Math.max(3, longestTicks + 1));
-  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n`;
+  const first = shortDiff(all, maxLines);
+  const kept = first.map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l));
+  if (all.length > first.length) kept.push(`… ${thousands(all.length - first.length)} more diff lines not shown`);
+  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>\n\n${codeBlock(kept.join('\n'), 'diff')}\n\n</details>\n`;
+}
+
+/**
+ * The first `maxLines` lines of a unified diff, except that a change cut short keeps both of its
+ * sides: a rewrite (every line removed, then every line added) shows how it starts before and
+ * after, not only `-` lines.
+ */
+export function shortDiff(lines: readonly string[], maxLines: number): string[] {
+  if (lines.length <= maxLines) return [...lines];
+  const kept: string[] = [];
+  const sign = (at: number, ch: '-' | '+'): boolean => at >= 2 && at < lines.length && lines[at]!.startsWith(ch);
+  let at = 0;
+  while (at < lines.length && kept.length < maxLines) {
+    if (!sign(at, '-') && !sign(at, '+')) {
+      kept.push(lines[at++]!);
+      continue;
+    }
+    let plusFrom = at;
+    while (sign(plusFrom, '-')) plusFrom++;
+    let end = plusFrom;
+    while (sign(end, '+')) end++;
+    const room = maxLines - kept.length;
+    if (end - at <= room) {
+      kept.push(...lines.slice(at, end));
+      at = end;
+      continue;
+    }
+    const removed = plusFrom - at;
+    const added = end - plusFrom;
+    const addedShown = Math.min(added, Math.max(room - removed, Math.floor(room / 2)));
+    kept.push(...lines.slice(at, at + Math.min(removed, room - addedShown)), ...lines.slice(plusFrom, plusFrom + addedShown));
+    break;
+  }
+  return kept;
+}
+
+/** `names` joined with commas, within `max` characters: as many as fit, then `more(left out)`. */
+function namesWithin(names: readonly string[], max: number, more: (hidden: number) => string): string {
+  const all = names.join(', ');
+  if (all.length <= max) return all;
+  let room = max - more(names.length).length - 2;
+  let shown = 0;
+  while (shown < names.length && names[shown]!.length + 2 <= room) room -= names[shown++]!.length + 2;
+  return [...names.slice(0, shown), more(names.length - shown)].join(', ');
 }
 
 function listed(items: string[]): string[] {

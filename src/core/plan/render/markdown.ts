@@ -21,19 +21,22 @@ function fullPlan(tenant: string | undefined): string {
 /**
  * The plan as a pull-request comment, never longer than `maxChars`. What fits is shown in this
  * order of preference: full diffs; diffs cut short; the table without diffs; the first rows of
- * the table. Whatever is cut is said, with how to see it all. `marker` becomes a hidden
+ * the table (deletes first: every Role deleted is also named at the top). Whatever is cut is said, with how to see it all. `marker` becomes a hidden
  * `<!-- marker -->` line, for finding the comment again.
  */
 export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker?: string } = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
   const seeAll = fullPlan(plan.tenant.name);
+  // The deletes' names may take half the comment: the riskiest changes are never the ones cut.
+  const head = headMarkdown(plan, opts.marker, Math.floor(max / 2), seeAll);
+  const tail = tailMarkdown(plan);
   if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
 
-  const rows = plan.changes.map(tableRow);
+  // Deletes first, so a table cut short still lists them.
+  const changes = [...plan.changes.filter((c) => c.action === 'delete'), ...plan.changes.filter((c) => c.action !== 'delete')];
+  const rows = changes.map(tableRow);
   const table = TABLE_HEAD + rows.join('');
-  const withDiffs = plan.changes.filter((c) => c.diff !== undefined);
+  const withDiffs = changes.filter((c) => c.diff !== undefined);
   const frame = size([head, table, tail]);
 
   if (frame <= max) {
