@@ -10,14 +10,16 @@ export class InitCommand extends RoleflowCommand {
     details: `
       Writes, into DIR (default: the current folder): \`roleflow.config.yaml\` (with a schema hint
       for editors), \`roles/example-assistant.md\`, \`flows/example.yaml\` (a flow test that passes
-      against the embedded tenant), \`.github/workflows/roleflow.yml\` (plan and flow tests on pull
+      against the embedded tenant once the Role is applied), \`.github/workflows/roleflow.yml\` (plan and flow tests on pull
       requests with sticky comments, apply on the default branch one at a time, a daily drift
       check), \`.vscode/settings.json\` (the schemas of \`node_modules/roleflow/schemas/\`) and
-      \`.roleflow/\` in \`.gitignore\`.
+      \`.roleflow/\` and \`node_modules/\` in \`.gitignore\`.
 
       A file that exists is never overwritten without \`--force\`; \`.vscode/settings.json\` and
       \`.gitignore\` are merged into, never replaced. Every file is listed with what was done.
-      Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
+      Right after, \`roleflow validate\`, \`plan\`, \`apply\` and then \`test\` pass against the
+      embedded tenant (the example flow test runs with the example Role: apply it first). More
+      in the package's docs/configuration.md (every key, editor setup) and docs/environments.md.
 
       With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
       its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it. In a

@@ -100,7 +100,7 @@ async function mergeEditorSettings(dir: string, force: boolean): Promise<InitSte
       parsed = JSON.parse(text);
     } catch {
       // VS Code allows comments and trailing commas; rewriting such a file would lose them.
-      return { path: SETTINGS, status: 'left', note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
+      return { path: SETTINGS, status: 'left', note: `not plain JSON (comments?): add "yaml.schemas" by hand (see roleflow's docs/configuration.md, "Editor setup")` };
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       return { path: SETTINGS, status: 'left', note: 'not a JSON object' };

@@ -44,11 +44,11 @@ export async function init(options: InitOptions, ports: Ports): Promise<number> 
   } else if (config?.tenant === 'added') {
     output.err(
       `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
-        'promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").',
+        'promote to the next, see roleflow\'s docs/environments.md and its workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml.',
     );
   } else if (config !== undefined) {
     const present = config.tenant === 'present';
-    output.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+    output.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (roleflow's docs/environments.md, "Adding a tenant").`);
     if (!present) return ExitCode.Error;
   }
   output.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test');

@@ -50,8 +50,8 @@ describe('the Action bundle', () => {
     }
     expect(actionYml.inputs['github-token']?.default).toBe('${{ github.token }}');
     expect(actionYml.inputs['comment']?.default).toBe('true');
-    // The README's Action section documents each of them.
-    const docs = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    // The Action's page documents each of them.
+    const docs = readFileSync(join(repoRoot, 'docs/github-action.md'), 'utf8');
     for (const name of [...Object.keys(actionYml.inputs), ...Object.keys(actionYml.outputs)]) expect(docs, name).toContain(`\`${name}\``);
     for (const output of ['exitcode', 'has-changes', 'creates', 'updates', 'deletes', 'plan-file', 'tests-passed', 'tests-failed']) {
       expect(actionYml.outputs).toHaveProperty(output);

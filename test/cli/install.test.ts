@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../src/cli.js';
+import { commandClasses } from '../../src/commands/index.js';
+import { brokenLinks } from '../docs/markdown.js';
 import { repoRoot, tempDir } from '../helpers/cli.js';
 
 const run = promisify(execFile);
@@ -20,20 +24,61 @@ async function npx(cwd: string, args: string[]): Promise<{ code: number; stdout:
   }
 }
 
+/** Every file under `dir`, as paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/**
+ * The project files `--help` names (docs/…, src/…, schemas/…, examples/…, bench/…, test/…,
+ * emulator-flows.yaml, a folder's README.md): a reader looks for them in the package.
+ */
+function pathsCitedByHelp(): string[] {
+  const cli = buildCli({ colors: false });
+  const texts = commandClasses.map((command) => cli.usage(command, { detailed: true }));
+  const cited = texts.flatMap((t) => Array.from(t.matchAll(/(?:(?:docs|src|schemas|examples|bench|test|scripts|flows|roles)\/[\w./-]*\w|\bemulator-flows\.yaml)/g), (m) => m[0]));
+  return [...new Set(cited.filter((p) => /\.(md|ya?ml|json|ts|mjs)$/.test(p) && (!/^(flows|roles)\//.test(p) || p.endsWith('/README.md'))))].sort();
+}
+
 describe('the npm package', () => {
-  it('packs, installs into an empty project, and works there with npx: --version, init, validate, plan, apply, test', async () => {
-    const packed = await tempDir('roleflow-pack-');
-    onTestFinished(packed.cleanup);
+  let packed: { dir: string; cleanup: () => Promise<void> };
+  let tarball: string;
+  beforeAll(async () => {
+    packed = await tempDir('roleflow-pack-');
     // --ignore-scripts: the package is packed from the dist/ this run built (`prepare` would rebuild
     // it under the other tests' feet).
     await run(npm, ['pack', '--ignore-scripts', '--pack-destination', packed.dir], { cwd: repoRoot, timeout: 60_000 });
-    const [tarball] = (await readdir(packed.dir)).filter((f) => f.endsWith('.tgz'));
-    expect(tarball).toBeDefined();
+    tarball = (await readdir(packed.dir)).filter((f) => f.endsWith('.tgz'))[0]!;
+  }, 90_000);
+  afterAll(() => packed?.cleanup());
 
+  it('ships every file its markdown links to, every heading they name, and what --help points to', async () => {
+    expect(tarball).toBeDefined();
+    const unpacked = join(packed.dir, 'unpacked');
+    await mkdir(unpacked);
+    await run('tar', ['-xzf', join(packed.dir, tarball), '-C', unpacked]);
+    const root = join(unpacked, 'package');
+    const files = await filesUnder(root);
+    const markdown = files.filter((f) => f.endsWith('.md')).sort();
+    // The README, every page of docs/ and the folders' READMEs the pages link to.
+    expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/roles.md', 'docs/flow-tests.md', 'docs/configuration.md', 'flows/README.md', 'src/emulator/README.md']));
+    const broken = [];
+    for (const file of markdown) broken.push(...brokenLinks(root, file, await readFile(join(root, file), 'utf8')));
+    expect(broken).toEqual([]);
+    // A link to a file the package does not ship is caught: the check is not a no-op.
+    expect(brokenLinks(root, 'docs/x.md', '[bench](../bench/README.md)')).toEqual(['docs/x.md:1: ../bench/README.md: no such file']);
+
+    const cited = pathsCitedByHelp();
+    expect(cited).toEqual(expect.arrayContaining(['src/emulator/README.md', 'schemas/report.schema.json']));
+    expect(cited.filter((p) => !existsSync(join(root, p)))).toEqual([]);
+  }, 120_000);
+
+  it('installs into an empty project, and works there with npx: --version, init, validate, plan, apply, test', async () => {
     const project = join(packed.dir, 'project');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'my-roles', version: '1.0.0', private: true }));
-    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(packed.dir, tarball!)], { cwd: project, timeout: 120_000 });
+    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(packed.dir, tarball)], { cwd: project, timeout: 120_000 });
 
     // One bundle holds what the CLI runs: no runtime dependency is installed with it, and the
     // benchmarks' emulator bundle is not shipped; its licence and the bundled packages' notices are.
