@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most tests wait on a CLI process or the emulator's sockets, not on the CPU: one worker more
+    // than the cores keeps them busy (vitest's default, one fewer, left a 2-core machine half idle).
+    maxWorkers: availableParallelism() + 1,
     // HOME and XDG_* in a temporary folder for every test process and the processes they start.
     globalSetup: ['./test/support/temp-home.ts'],
     // Type tests (test/**/*.test-d.ts, expectTypeOf) run through tsc on the whole project, as
