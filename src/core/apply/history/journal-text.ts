@@ -16,7 +16,7 @@ const ACTIONS = ['create', 'update', 'delete'] as const;
 /**
  * Fold a journal's lines by id: a later line of a record completes the earlier (its status, the
  * outcomes and state win; what it leaves out stays). A record whose last line still says
- * `started` was never completed — its apply was killed — and reads as `interrupted`. Only the
+ * `started` was never completed — its apply was killed — and reads as `interrupted`, its changes' outcomes `unknown`. Only the
  * members a record may have are kept, each of its type: the journal may have been edited by hand,
  * and what is printed from it must still be a record.
  */
@@ -34,7 +34,9 @@ export function readJournal(text: string): ReadJournal {
     const earlier = byId.get(parsed.id);
     byId.set(parsed.id, earlier === undefined ? parsed : mergeLines(earlier, parsed));
   });
-  const records = [...byId.values()].map((r) => (r.status === 'started' ? { ...r, status: 'interrupted' as const } : r));
+  // Killed midway: which of its changes were sent, nothing says.
+  const killed = (r: JournalRecord): JournalRecord => ({ ...r, status: 'interrupted', changes: r.changes.map((c) => (c.outcome === 'not_started' ? { ...c, outcome: 'unknown' } : c)) });
+  const records = [...byId.values()].map((r) => (r.status === 'started' ? killed(r) : r));
   return { records, skipped };
 }
 

@@ -74,6 +74,13 @@ describe('reading a journal', () => {
     expect(records[0]!.time).toBe('2026-01-01T00:00:00.000Z');
   });
 
+  it('reads the changes of a record never completed as of unknown outcome, not as not started', () => {
+    // Killed midway: some of these changes were sent, and nothing says which.
+    const [record] = readJournal(recordLine(started('killed'))).records;
+    expect(record!.status).toBe('interrupted');
+    expect(record!.changes.map((c) => c.outcome)).toEqual(['unknown']);
+  });
+
   it('skips a line cut short, a line of another format and a hand-made line, saying which', () => {
     const good = recordLine(started('ok'));
     const text = `${good}{"format_version":1,"id":"cut","sta\n{"format_version":2,"id":"x","status":"completed","changes":[]}\n[1,2]\n`;
