@@ -4,6 +4,7 @@ import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
 import { describeError } from './terminal/error-line.js';
+import { RoleflowError } from './core/errors.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
 import { runWasmWithBaselineCompiler } from './engine.js';
 
@@ -23,6 +24,13 @@ process.on('unhandledRejection', crash);
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : crash(error)));
 }
+
+// The event loop emptied while the command still waits: on a promise nothing can settle any more
+// (a policy plugin's, say). Without this Node would end with exit 0 and nothing said.
+let finished = false;
+process.on('beforeExit', () => {
+  if (!finished) crash(new RoleflowError('the command stopped unfinished: it waited on a promise that can never settle (a policy plugin that never returns?)'));
+});
 
 main(argv, {
   ...Cli.defaultContext,
@@ -44,6 +52,7 @@ main(argv, {
       process.on('SIGTERM', stop);
     }),
 }).then(async (code) => {
+  finished = true;
   process.exitCode = code;
   // Exit once the output is out rather than when the event loop empties (idle keep-alive
   // sockets, background work nobody waits for). Nothing is cut short: every file a command writes

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
-import { runCli } from '../helpers/cli.js';
+import { runBin, runCli } from '../helpers/cli.js';
 import { project } from './roles-kit.js';
 
 const CONFIG = `policy:
@@ -90,6 +90,18 @@ describe('roleflow lint', () => {
     const broken = await runCli(['lint'], { cwd: p.dir });
     expect(broken).toMatchObject({ code: 1, stdout: '' });
     expect(broken.stderr).toMatch(/policy plugin \.\/policies\/broken\.mjs: finding 1 needs a rule and a message/);
+  });
+
+  it('a plugin whose promise never settles is an error, not a silent success', async () => {
+    const p = await project({
+      'roleflow.config.yaml': 'policy:\n  plugins: [./policies/stuck.mjs]\n',
+      'roles/a.md': '---\nname: a\ndescription: d\n---\nhi\n',
+      'policies/stuck.mjs': 'export default () => new Promise(() => {});\n',
+    });
+    // The built CLI as a process: what ends it is the event loop running dry.
+    const r = await runBin(['lint'], { cwd: p.dir });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toMatch(/^error: [^\n]*never settle[^\n]*\n$/);
   });
 
   it('no findings: exit 0, said so', async () => {
