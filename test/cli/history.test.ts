@@ -129,6 +129,9 @@ describe('roleflow rollback', () => {
     expect(tenantState(r.em)).toEqual(['a: a role / A1', 'b: b role / B1']);
     expect((await r.journal()).at(-1)).toMatchObject({ command: 'rollback', rollback_of: first, commit: first });
     // A saved plan of a tenant that changed since is refused.
+    // Nothing more to go back: it names what the tenant matches.
+    const same = await r.cli(['rollback', '--to', first, '--prune', '--out', 'same.json']);
+    expect(same.stdout).toContain(`No changes. The tenant matches commit ${first.slice(0, 7)} (${first}).`);
     expect((await r.cli(['rollback', '--to', 'HEAD', '--prune', '--out', 'again.json'])).code).toBe(0);
     const id = r.em.roles().find((x) => x.name === 'a')!.id;
     await call(r.em, 'POST', '/admin/roles/update', { body: { id, name: 'a', description: 'a role', content: 'moved' } });

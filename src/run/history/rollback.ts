@@ -46,7 +46,7 @@ export async function rollback(options: RollbackOptions, ports: Ports): Promise<
   const { plan, tenant } = planned;
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
   output.err(`Rolling tenant ${tenant.target.name} back to ${planned.target}.`);
-  const shown = renderPlanText(plan, { color: output.color(options.json || options.out !== undefined ? 'stderr' : 'stdout'), rolesDir: '' });
+  const shown = renderPlanText(plan, { color: output.color(options.json || options.out !== undefined ? 'stderr' : 'stdout'), rolesDir: planned.target });
   if (options.out !== undefined) {
     await tenant.close();
     output.out(shown);
