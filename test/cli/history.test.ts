@@ -215,6 +215,23 @@ describe('roleflow drift', () => {
     expect(doc.tenants[0]!.roles.map((x) => [x.name, x.status])).toEqual([['a', 'in_sync'], ['b', 'in_sync']]);
   });
 
+  it('the remedy it prints for a removed role file and for a Role made outside deletes them when run as printed', async () => {
+    const { r } = await applied();
+    await r.commit({ b: null });
+    await call(r.em, 'POST', '/admin/roles/create', { body: { name: 'stray', description: '', content: 'made in the UI' } });
+    const doc = JSON.parse((await r.cli(['drift', '--json'])).stdout) as { tenants: { roles: { name: string; status: string; remedy?: string }[] }[] };
+    const roles = doc.tenants[0]!.roles;
+    expect(roles.map((x) => [x.name, x.status])).toEqual([['stray', 'created_outside'], ['b', 'pending'], ['a', 'in_sync']]);
+    for (const role of roles.slice(0, 2)) {
+      // The first command of the remedy, the way a user pastes it (plus --auto-approve: no terminal here).
+      const command = /^roleflow (apply [^;]*?) (?:applies|deletes)/.exec(role.remedy!.split('; ').find((c) => c.startsWith('roleflow apply'))!)![1]!;
+      const ran = await r.cli([...command.split(' '), '--auto-approve']);
+      expect(ran.code, `${command}: ${ran.stderr}`).toBe(0);
+    }
+    expect((await r.cli(['drift', '--detailed-exitcode'])).code).toBe(0);
+    expect(r.em.roles().map((x) => x.name)).toEqual(['a']);
+  });
+
   it('after adopting a tenant, an apply with nothing to do starts the journal, so a later hand edit reads as drifted', async () => {
     const r = await journalRepo();
     await call(r.em, 'POST', '/admin/roles/create', { body: { name: 'a', description: 'a role', content: 'A1' } });

@@ -82,4 +82,12 @@ describe("a tenant's drift", () => {
     expect(pendingOnly.roles[0]!.status).toBe('pending');
     expect(driftIssue(pendingOnly).open).toBe(false);
   });
+
+  it('names --prune where the files no longer hold the Role: apply --target alone leaves it on the tenant', () => {
+    // b's role file was removed (pending); a's was removed while someone edited it by hand (conflict).
+    const result = tenantDrift({ tenant: 'prod', files: [], remote: [role('1', 'a', 'hand'), role('2', 'b', 'B')], records: journal(), ignore: [], hide: [] });
+    const remedies = Object.fromEntries(result.roles.map((r) => [r.name, [r.status, r.remedy]]));
+    expect(remedies['b']).toEqual(['pending', expect.stringContaining('roleflow apply --tenant prod --target b --prune ')]);
+    expect(remedies['a']).toEqual(['conflict', expect.stringContaining('roleflow apply --tenant prod --target a --prune ')]);
+  });
 });

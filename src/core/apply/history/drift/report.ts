@@ -86,7 +86,7 @@ export function tenantDrift(input: {
     const filesSha = files.get(name) ?? ABSENT;
     const status = classify(filesSha, tenantSha, applied, name);
     const left = applied?.get(name);
-    const remedy = driftRemedy(status, input.tenant, name);
+    const remedy = driftRemedy(status, input.tenant, name, filesSha !== ABSENT);
     roles.push({
       name,
       status,
