@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ApplyOutcome } from '../core/apply/index.js';
 import type { Config } from '../core/config/config.js';
+import { secretScanner } from '../core/config/policy/index.js';
 import { RoleflowError } from '../core/errors.js';
 import {
   finishedRecord,
@@ -71,11 +72,13 @@ export async function journalFor(
   given: { commit?: string | null; dirty?: boolean; roles?: string | undefined; rollbackOf?: string; preview?: boolean } = {},
 ): Promise<JournalOptions> {
   const { rollbackOf, preview, ...meta } = given;
+  const secrets = secretScanner(env, config);
   return {
     store: openJournal(cwd, config, tenant),
     command,
     meta: await journalMeta(cwd, env, config, meta),
     warn,
+    holdsSecret: (text) => secrets.holds(text),
     ...(rollbackOf !== undefined && { rollbackOf }),
     ...(preview === true && { preview }),
   };
@@ -89,6 +92,8 @@ export interface JournalOptions {
   rollbackOf?: string;
   preview?: boolean;
   now?: () => Date;
+  /** Whether a text holds a secret: the record keeps no such content. */
+  holdsSecret?: (text: string) => boolean;
   /** Warnings for stderr: lines of the journal that are not records, a final line that could not be written. */
   warn: (line: string) => void;
 }
@@ -128,6 +133,7 @@ export async function withJournal<R extends { outcomes: readonly ApplyOutcome[];
     previous,
     ...(opts.rollbackOf !== undefined && { rollbackOf: opts.rollbackOf }),
     ...(opts.preview === true && { preview: true }),
+    ...(opts.holdsSecret !== undefined && { holdsSecret: opts.holdsSecret }),
   };
   if (plan.changes.length === 0) {
     const result = await apply();

@@ -107,6 +107,23 @@ describe('roleflow rollback', () => {
     expect((await r.journal()).at(-1)).toMatchObject({ command: 'rollback', rollback_of: record.id, commit: null });
   });
 
+  it('keeps no hand edit holding the token: the journal never holds it, and rolling back to before it says so in one line', async () => {
+    const r = await journalRepo();
+    await r.commit({ a: 'A1' });
+    expect((await r.cli(['apply', '--auto-approve'])).code).toBe(0);
+    const id = r.em.roles()[0]!.id;
+    await call(r.em, 'POST', '/admin/roles/update', { body: { id, name: 'a', description: 'a role', content: `pasted ${TOKEN} by hand` } });
+    await r.commit({ a: 'A2' });
+    expect((await r.cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect(await r.p.read('.roleflow/history/prod.jsonl')).not.toContain(TOKEN);
+    const record = (await r.journal()).at(-1)!;
+    const before = requestCount(r.em);
+    const back = await r.cli(['rollback', '--to', record.id, '--auto-approve']);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toMatch(/^error: cannot roll tenant "prod" back to before record \S+: the content of "a" is neither kept by the journal/m);
+    expect(mutations(r.em, before)).toEqual([]);
+  });
+
   it('is refused by the guards of any plan, nothing sent', async () => {
     for (const config of ['roles: { protect: ["c"] }\n', 'roles: { max_deletes: 0 }\n']) {
       const { r, first } = await twoCommits();

@@ -30,12 +30,14 @@ export interface JournalDraft {
   previous: readonly JournalRecord[];
   rollbackOf?: string;
   preview?: boolean;
+  /** Whether a text holds a secret (a token, a key): such content is never kept. */
+  holdsSecret?: (text: string) => boolean;
 }
 
 /** The `started` line: every change `not_started`, and the content roleflow may need to put back. */
 export function startedRecord(draft: JournalDraft): JournalRecord {
   const { meta } = draft;
-  const content = beforeContent(draft.plan.changes, draft.previous);
+  const content = beforeContent(draft.plan.changes, draft.previous, draft.holdsSecret ?? (() => false));
   return {
     format_version: HISTORY_FORMAT_VERSION,
     id: draft.id,
@@ -110,15 +112,18 @@ export function lastState(records: readonly JournalRecord[]): Record<string, str
 /**
  * The Roles an update or delete overwrites whose fields roleflow never applied from a clean
  * commit — a hand edit, or a Role made elsewhere — so that git may not hold them: their fields,
- * by `roleSha`, so `rollback --to` this record can put them back.
+ * by `roleSha`, so `rollback --to` this record can put them back. Not those holding a secret: no
+ * file roleflow writes holds one (rollback then says the content was not kept).
  */
-function beforeContent(changes: readonly PlanChange[], previous: readonly JournalRecord[]): Record<string, RoleContent> {
+function beforeContent(changes: readonly PlanChange[], previous: readonly JournalRecord[], holdsSecret: (text: string) => boolean): Record<string, RoleContent> {
   const inGit = shasInGit(previous);
   const kept: Record<string, RoleContent> = {};
   for (const change of changes) {
     if (change.action === 'create') continue;
     const sha = roleSha(change.before);
-    if (!inGit.has(sha)) kept[sha] = { name: change.before.name, description: change.before.description, content: change.before.content };
+    const { name, description, content } = change.before;
+    if (inGit.has(sha) || [name, description, content].some(holdsSecret)) continue;
+    kept[sha] = { name, description, content };
   }
   return kept;
 }

@@ -38,6 +38,15 @@ describe('the record of one apply', () => {
     expect(startedRecord(draft(planOf([file('a', 'v2')], asApplied), asApplied, [dirty])).before_content).toHaveProperty(sha('a', 'v1'));
   });
 
+  it('keeps no content holding a secret: a token pasted by hand is overwritten, never written to the journal', () => {
+    const handEdited = [role('1', 'a', 'key: s3cret-t0ken-value'), role('2', 'b', 'hand edit')];
+    const plan = planOf([file('a', 'v2'), file('b', 'v2')], handEdited);
+    const d = { ...draft(plan, handEdited), holdsSecret: (text: string) => text.includes('s3cret-t0ken-value') };
+    const started = startedRecord(d);
+    expect(started.before_content).toEqual({ [sha('b', 'hand edit')]: { name: 'b', description: 'd', content: 'hand edit' } });
+    expect(recordLine(started)).not.toContain('s3cret-t0ken-value');
+  });
+
   it('records the whole managed state after a whole plan, and only the targets after a partial one', () => {
     const remote = [role('1', 'a', 'A'), role('2', 'b', 'B'), role('3', 'loose', 'L')];
     const whole = planOf([file('a', 'A'), file('b', 'B2')], remote, { prune: false });
