@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { emulator, project, roleText, run, seed } from './roles-kit.js';
+import { emulator, project, roleText, run, seed, TOKEN } from './roles-kit.js';
 
 /** Every file under `dir`, relative, posix-style. */
 async function tree(dir: string): Promise<string[]> {
@@ -120,6 +120,21 @@ describe('pull', () => {
     // A NUL in the name is written escaped in the front-matter, so that one round-trips.
     expect(await tree(p.dir)).toEqual(['roleflow.config.yaml', 'roles/kept.md', 'roles/nul-name.md']);
     expect(await p.read('roles/nul-name.md')).toContain('name: "nul\\0name"');
+  });
+
+  it('writes no role file holding the token or a key: such a Role is skipped with a warning that never shows it', async () => {
+    const em = await emulator({}, [
+      { id: 't1', name: 'pasted', description: 'd', content: `call with ${TOKEN}` },
+      { id: 'g1', name: 'github', description: 'ghp_0123456789abcdefghijABCDEFGHIJ012345', content: 'c' },
+      { id: 'k1', name: 'kept', description: 'd', content: 'c' },
+    ]);
+    const p = await project({});
+    const r = await run(p, em, ['pull']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: skipped Role pasted (id t1): its content on the tenant holds the value of ROLEFLOW_TOKEN: a role file must not hold it (remove it on the tenant, then pull)');
+    expect(r.stderr).toContain('warning: skipped Role github (id g1): its description on the tenant holds a GitHub token');
+    expect(r.stderr + r.stdout).not.toContain(TOKEN);
+    expect(await tree(p.dir)).toEqual(['roles/kept.md']);
   });
 
   it('adopts a tenant holding two Roles with one name: a file each, pinned by id, then plan shows no change', async () => {

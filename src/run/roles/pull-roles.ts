@@ -17,6 +17,7 @@ import {
   type TenantVars,
 } from '../../core/roles/index.js';
 import { withoutJournalRole } from '../../core/roles/reserved.js';
+import { secretFields, type SecretScanner } from '../../core/config/policy/index.js';
 import { globMatcher } from '../../core/plan/index.js';
 import { loadSchema } from '../../files/package-root.js';
 import { loadRoleFiles, writeFileAtomic } from '../../files/role-files.js';
@@ -65,6 +66,8 @@ export async function pullRoles(opts: {
   vars: TenantVars;
   /** `--target NAME_OR_GLOB`: only the Roles these match are pulled, and only their files are spoken of. */
   targets?: readonly string[];
+  /** Secrets (tokens, keys): a Role holding one gets no file, as no file roleflow writes holds one. */
+  secrets?: SecretScanner;
 }): Promise<PullResult> {
   const { cwd, dir } = opts;
   let local: RoleFile[] = [];
@@ -105,6 +108,11 @@ export async function pullRoles(opts: {
   const writes: { path: string; text: string }[] = [];
 
   for (const role of remote) {
+    const secret = opts.secrets === undefined ? undefined : secretFields(role, opts.secrets)[0];
+    if (secret !== undefined) {
+      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `its ${secret.field} on the tenant holds ${secret.kind}: a role file must not hold it (remove it on the tenant, then pull)` });
+      continue;
+    }
     // Written so that rendering gives the Role back: `${vars.` in it is escaped.
     const text = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
     const parsed = readBack(role, text, schema);

@@ -1,4 +1,5 @@
 import { tenantVars } from '../../core/config/config.js';
+import { secretScanner } from '../../core/config/policy/index.js';
 import { planBaseUrl } from '../../core/plan/index.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { rolesDirOf } from '../../files/role-files.js';
@@ -30,7 +31,7 @@ export async function pull(options: PullOptions, ports: Ports): Promise<number> 
   try {
     const remote = await tenant.client.listRoles();
     const name = tenant.target.name;
-    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name), ...(options.targets && { targets: options.targets }) });
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name), secrets: secretScanner(ports.env, config), ...(options.targets && { targets: options.targets }) });
   } finally {
     await tenant.close();
   }

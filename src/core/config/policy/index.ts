@@ -32,5 +32,5 @@ export {
   type Allow,
 } from './plan-rules.js';
 export { lintPluginFindings, planPluginFindings, type PluginInput, type PolicyPlugin } from './plugins.js';
-export { planSecretPlaces } from './plan-secrets.js';
+export { planSecretPlaces, secretFields } from './plan-secrets.js';
 export { roleSecretIssues } from './role-secrets.js';

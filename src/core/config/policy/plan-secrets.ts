@@ -12,12 +12,19 @@ export function planSecretPlaces(plan: Pick<Plan, 'changes'>, scanner: SecretSca
   for (const change of plan.changes) {
     for (const [side, state] of [['planned', change.after], ['on the tenant', change.before]] as const) {
       if (!state) continue;
-      for (const field of ['name', 'description', 'content'] as const) {
-        const hit = scanner.find(state[field])[0];
-        if (hit) places.push(`Role ${quote(change.name)}: its ${field} ${side} holds ${hit.kind}`);
-      }
+      for (const { field, kind } of secretFields(state, scanner)) places.push(`Role ${quote(change.name)}: its ${field} ${side} holds ${kind}`);
     }
     if (change.diff && scanner.holds(change.diff) && !places.some((p) => p.startsWith(`Role ${quote(change.name)}:`))) places.push(`Role ${quote(change.name)}: its diff holds a secret`);
   }
   return places;
+}
+
+/** The fields of a Role that hold a secret, each with what it holds in words (never the secret). */
+export function secretFields(role: { name: string; description: string; content: string }, scanner: SecretScanner): { field: 'name' | 'description' | 'content'; kind: string }[] {
+  const found: { field: 'name' | 'description' | 'content'; kind: string }[] = [];
+  for (const field of ['name', 'description', 'content'] as const) {
+    const hit = scanner.find(role[field])[0];
+    if (hit) found.push({ field, kind: hit.kind });
+  }
+  return found;
 }
