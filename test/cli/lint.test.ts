@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
 import { runBin, runCli } from '../helpers/cli.js';
@@ -58,6 +61,17 @@ describe('roleflow lint', () => {
     expect(sarif.code).toBe(1);
     const log = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[] };
     expect(log.runs[0]!.results.map((x) => [x.locations[0]!.physicalLocation.artifactLocation.uri, x.locations[0]!.physicalLocation.region.startLine, x.locations[0]!.physicalLocation.region.startColumn, x.ruleId])).toEqual(EXPECTED);
+  });
+
+  it('sarif names files from the top of the git checkout, as code scanning reads them, whatever folder lint ran in', async () => {
+    const p = await project(FILES);
+    await promisify(execFile)('git', ['init', '-q'], { cwd: p.dir });
+    const sarif = await runCli(['lint', '--format', 'sarif'], { cwd: join(p.dir, 'roles') });
+    expect(sarif.code).toBe(1);
+    const log = JSON.parse(sarif.stdout) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    expect([...new Set(log.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))]).toEqual([...new Set(EXPECTED.map((e) => e[0]))]);
+    // The text keeps paths from where it ran, for the terminal.
+    expect((await runCli(['lint'], { cwd: join(p.dir, 'roles') })).stdout).toContain('../flows/f.yaml:');
   });
 
   it('a pasted token is an error, never printed; warn-level findings alone exit 0', async () => {

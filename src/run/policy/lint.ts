@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError, type Issue, type Result } from '../../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../core/flows/index.js';
@@ -11,6 +11,7 @@ import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName, isJudgesFolder } from '../.
 import { loadSchema, packageVersion } from '../../files/package-root.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { callPlugin, loadPolicyPlugins, type LoadedPlugin } from '../../files/policy-plugins.js';
+import { git } from '../../files/git/git-commit.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, type SourceFile } from '../../files/source-files.js';
 
@@ -31,7 +32,10 @@ export async function lint(options: LintOptions, ports: Ports): Promise<number> 
   const result = await lintFiles({ cwd: ports.cwd, config, paths: options.paths, env: ports.env });
   const { output } = ports;
   if (options.format === 'json') output.data(result.findings, renderLintJson);
-  else if (options.format === 'sarif') output.data(result.findings, (findings) => renderLintSarif(findings, { version: packageVersion() }));
+  else if (options.format === 'sarif') {
+    const fromTop = await fromCheckoutTop(ports.cwd);
+    output.data(result.findings.map((f) => ({ ...f, file: fromTop(f.file) })), (findings) => renderLintSarif(findings, { version: packageVersion() }));
+  }
   else output.out(renderLintText(result.findings, result));
   return result.findings.some((f) => blocks(f.level)) ? ExitCode.Error : ExitCode.Ok;
 }
@@ -117,4 +121,18 @@ async function sourcesOf(cwd: string, config: Config, paths: readonly string[]):
 
 function unique(sources: readonly SourceFile[]): SourceFile[] {
   return [...new Map(sources.map((s) => [s.file, s])).values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/**
+ * A path as shown (relative to `cwd`) made relative to the top of the git checkout `cwd` is in —
+ * what code scanning reads SARIF's `%SRCROOT%` as — else left as it is (no checkout, or outside it).
+ */
+async function fromCheckoutTop(cwd: string): Promise<(file: string) => string> {
+  const prefix = await git(cwd, ['rev-parse', '--show-prefix']);
+  if (!prefix.ok) return (file) => file;
+  const from = prefix.stdout.replace(/\r?\n$/, '');
+  return (file) => {
+    const top = posix.normalize(`${from}${file.split('\\').join('/')}`);
+    return top === '..' || top.startsWith('../') ? file : top;
+  };
 }

@@ -39,7 +39,7 @@ const RULE_HELP: Record<string, string> = {
 /**
  * SARIF 2.1.0, as GitHub code scanning reads it: one run of the tool `roleflow`, a rule per rule
  * id found (the built-in ones described), a result per finding at its file, line and column
- * (relative to the folder lint ran in, `%SRCROOT%`). `warn` is a `warning`; `error` and `hard`
+ * (`%SRCROOT%`: as given, which `lint` makes relative to the top of the git checkout). `warn` is a `warning`; `error` and `hard`
  * are `error`s (the level is kept in the result's properties).
  */
 export function renderLintSarif(findings: readonly Finding[], tool: { version: string; informationUri?: string }): string {
