@@ -49,6 +49,21 @@ describe('roleflow history', () => {
   });
 });
 
+describe('roleflow history --tenant', () => {
+  it('a tenant the config does not know, with no journal, is an error with a guess; a journal left by a tenant since removed is still read', async () => {
+    const r = await journalRepo();
+    await r.commit({ a: 'A1' });
+    const typo = await r.cli(['history', '--tenant', 'prd']);
+    expect(typo).toMatchObject({ code: 1, stdout: '' });
+    expect(typo.stderr).toBe('error: unknown tenant "prd" in roleflow.config.yaml (did you mean "prod"?); known: local, prod\n');
+    expect((await r.cli(['apply', '--auto-approve'])).code).toBe(0);
+    await r.p.write('roleflow.config.yaml', 'tenants: {}\n');
+    const gone = await r.cli(['history', '--tenant', 'prod', '--json']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(JSON.parse(gone.stdout)).toMatchObject({ tenant: 'prod', total: 1 });
+  });
+});
+
 describe('an apply stopped with Ctrl-C', () => {
   it('appends the interrupted record itself: what was done, what was not started, and the state it left', async () => {
     const r = await journalRepo('', { latencyMs: 100 });

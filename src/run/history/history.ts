@@ -6,6 +6,7 @@ import { fileJournal } from '../../files/journal-file.js';
 import { tenantNameOf, type OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { oneTenant, openOneTenant, type TenantOptions } from '../tenants.js';
+import { selectTenants } from '../../core/tenants/select.js';
 import { openJournal, readRecords } from '../journal.js';
 import { commitsBefore, RoleContents } from './role-contents.js';
 
@@ -13,6 +14,8 @@ export interface HistoryPorts {
   /** Opens the tenant; asked only when the journal is kept there (`history.store: tenant`). */
   open(name: string): Promise<OpenTenant>;
   warn(line: string): void;
+  /** Throws (one line, with a guess) when the config does not know this tenant. */
+  known?: (tenant: string) => void;
 }
 
 /**
@@ -22,7 +25,11 @@ export interface HistoryPorts {
 export async function journalRecords(cwd: string, config: Config, tenant: string, ports: HistoryPorts): Promise<ReadJournal & { store: JournalStore }> {
   if (config.history.store === 'file') {
     const store = fileJournal(cwd, config, tenant);
-    return { ...(await readRecords(store, ports.warn)), store };
+    const read = await readRecords(store, ports.warn);
+    // No journal, and a name the config does not know: a typo, said as every command says it.
+    // (A journal left by a tenant since removed from the config is still read.)
+    if (read.records.length === 0 && read.skipped.length === 0) ports.known?.(tenant);
+    return { ...read, store };
   }
   const open = await ports.open(tenant);
   try {
@@ -68,7 +75,13 @@ export async function historyShow(options: HistoryShowOptions, ports: Ports): Pr
 async function journalOf(options: CommonOptions & TenantOptions, ports: Ports, verb: string): Promise<{ config: Config; tenant: string; reader: HistoryPorts }> {
   const config = await configOf(options, ports);
   const tenant = tenantNameOf(config, { tenant: oneTenant(options, ports, verb), baseUrl: options.baseUrl });
-  return { config, tenant, reader: { open: (name) => openOneTenant(ports, config, options, verb, name), warn: (line) => ports.output.err(line) } };
+  const reader: HistoryPorts = {
+    open: (name) => openOneTenant(ports, config, options, verb, name),
+    warn: (line) => ports.output.err(line),
+    // With --base-url any name goes, as for every command.
+    ...(options.baseUrl === undefined && { known: (name: string) => void selectTenants(config, { named: [name], all: false }) }),
+  };
+  return { config, tenant, reader };
 }
 
 /** `history`'s document: the newest `limit` records, newest first. */
