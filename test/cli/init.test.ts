@@ -84,6 +84,8 @@ describe('roleflow init', () => {
     const added = await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/acme'], { cwd: dir });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^overwritten +\.github\/workflows\/roleflow\.yml +\(init's workflow for the embedded tenant, unedited: replaced by the one for tenant "staging"\)$/m);
+    // The summary line does not contradict the list above it.
+    expect(added.stderr).toMatch(/^Added tenant "staging" to roleflow\.config\.yaml\. To test/m);
     expect(Object.keys((parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs)).toEqual(['plan-and-test', 'apply', 'drift']);
   });
 
@@ -183,7 +185,7 @@ describe('roleflow init', () => {
     const second = await runBin(['init', '--tenant', 'production', '--base-url', 'https://flows.example.com/t/prod'], { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^merged +roleflow\.config\.yaml +\(added tenant "production", its token from ROLEFLOW_TOKEN_PRODUCTION\)$/m);
-    expect(second.stderr).toContain('Added tenant "production" to roleflow.config.yaml');
+    expect(second.stderr).toContain('Added tenant "production" to roleflow.config.yaml; the other files were left as they are.');
     expect(second.stderr).toContain('docs/workflows/roleflow-promote.yml and roleflow-environments.yml');
     const after = await read(dir, 'roleflow.config.yaml');
     // Every line of the file as it was (comments and their alignment), plus the tenant's.
