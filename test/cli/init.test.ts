@@ -100,7 +100,9 @@ describe('roleflow init', () => {
     expect(Object.keys(jobs)).toEqual(['plan-and-test', 'apply', 'drift', 'preview']);
     const job = jobs['preview']!;
     expect(job.if).toBe("github.event_name == 'pull_request'");
-    expect(job.concurrency).toEqual({ group: 'roleflow-preview-preview', 'cancel-in-progress': false });
+    // The default branch applies to this tenant too: previews and applies wait for each other.
+    expect(job.concurrency).toEqual({ group: 'roleflow-apply-preview', 'cancel-in-progress': false });
+    expect(jobs['apply']!.concurrency).toEqual(job.concurrency);
     expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v5', with: { 'fetch-depth': 0 } });
     expect(job.steps[1]).toMatchObject({ with: { command: 'preview', tenant: 'preview', 'fail-on-regression': true }, env: { ROLEFLOW_TOKEN_PREVIEW: '${{ secrets.ROLEFLOW_TOKEN_PREVIEW }}' } });
     expect((parse(await read(dir, 'roleflow.config.yaml')) as { tenants: Record<string, unknown> }).tenants['preview']).toMatchObject({ preview: true });
@@ -115,8 +117,9 @@ describe('roleflow init', () => {
     const dir = await emptyRepo();
     expect((await runBin(['init', '--preview-tenant', 'local'], { cwd: dir })).code).toBe(0);
     expect((parse(await read(dir, 'roleflow.config.yaml')) as { local: unknown }).local).toEqual({ preview: true });
-    const jobs = (parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs;
+    const jobs = (parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: Record<string, { concurrency?: unknown }> }).jobs;
     expect(Object.keys(jobs)).toEqual(['checks', 'preview']);
+    expect(jobs['preview']!.concurrency).toEqual({ group: 'roleflow-preview-local', 'cancel-in-progress': false });
     const other = await emptyRepo();
     const refused = await runBin(['init', '--preview-tenant', 'staging'], { cwd: other });
     expect(refused.code).toBe(1);
