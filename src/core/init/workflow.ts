@@ -7,8 +7,7 @@
  * - A real tenant: plan and flow tests on pull requests, apply on the default branch one at a time,
  *   a daily drift check (`roleflow drift --detailed-exitcode`, an issue while anything drifted).
  * - A preview tenant (either way): a pull-request job runs `roleflow preview` there, queued per
- *   preview tenant and never cancelled midway (each run applies its own Roles to it); in the apply
- *   job's queue when it is the tenant the default branch applies to, so the two never overlap.
+ *   preview tenant and never cancelled midway (each run applies its own Roles to it).
  */
 
 export interface WorkflowOptions {
@@ -44,8 +43,6 @@ export function workflowText(options: WorkflowOptions): string {
             permissions: ['contents: read', 'issues: write # one issue per tenant, opened on drift and closed once it is gone'],
           }),
         ];
-  // Previewing on the tenant the default branch applies to: the two take turns in one queue.
-  const shared = preview !== undefined && preview.name === tenant?.name;
   const previewJob =
     preview === undefined
       ? []
@@ -54,10 +51,8 @@ export function workflowText(options: WorkflowOptions): string {
           "github.event_name == 'pull_request'",
           stepLines('Behaviour diff', 'preview', 'preview', preview.name, preview.tokenEnv, ['          fail-on-regression: true']),
           {
-            comment: shared
-              ? `Previews and the apply job take turns on ${preview.name}, in one queue: each applies its own Roles there; never cancelled midway.`
-              : `One preview at a time on ${preview.name}: each applies its own Roles there; queued, never cancelled midway.`,
-            group: shared ? `roleflow-apply-${preview.name}` : `roleflow-preview-${preview.name}`,
+            comment: `One preview at a time on ${preview.name}: each applies its own Roles there; queued, never cancelled midway.`,
+            group: `roleflow-preview-${preview.name}`,
             // preview reads the base branch's role files with git.
             fetchDepth: true,
           },
