@@ -5,7 +5,7 @@ import { baseUrlOption, failOnRegressionOption, jsonOption, reporterOption, tena
 export class PreviewCommand extends RoleflowCommand {
   static override paths = [['preview']];
   static override usage = Command.Usage({
-    category: 'Roles',
+    category: 'Roles as code',
     description: 'The behaviour diff: what a Role change does to the flow tests, before it merges',
     details: `
       On a tenant set aside for it (\`preview: true\` under \`tenants.NAME\` in the config; the

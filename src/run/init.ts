@@ -42,8 +42,10 @@ export async function init(options: InitOptions, ports: Ports): Promise<number> 
   if (config?.tenant === 'added' && options.tenant === undefined) {
     output.err(`Marked "${preview}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${preview} --base origin/main).`);
   } else if (config?.tenant === 'added') {
+    // Only when it is so: the workflow init wrote for the embedded tenant is replaced, settings merged.
+    const othersLeft = steps.every((s) => s === config || s.status === 'left');
     output.err(
-      `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
+      `Added tenant "${options.tenant}" to ${config.path}${othersLeft ? '; the other files were left as they are' : ''}. To test on one tenant and ` +
         'promote to the next, see roleflow\'s docs/environments.md and its workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml.',
     );
   } else if (config !== undefined) {

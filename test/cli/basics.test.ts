@@ -17,6 +17,12 @@ describe('roleflow as a process', () => {
     for (const command of ['validate', 'plan', 'apply', 'pull', 'test', 'serve']) expect(r.stdout).toContain(`roleflow ${command}`);
   });
 
+  it('groups the commands of --help under five headings, none a near-duplicate of another (preview was alone under "Roles")', async () => {
+    const r = await runBin(['--help']);
+    const headings = r.stdout.split('\n').filter((l) => /^[A-Z][\w ,]*\w$/.test(l));
+    expect(headings.sort()).toEqual(['Embedded tenant', 'Flow tests', 'Getting started', 'History, rollback and drift', 'Roles as code']);
+  });
+
   it('shows examples in each command help', async () => {
     for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve']) {
       const r = await runCli([command, '--help']);

@@ -84,6 +84,8 @@ describe('roleflow init', () => {
     const added = await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/acme'], { cwd: dir });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^overwritten +\.github\/workflows\/roleflow\.yml +\(init's workflow for the embedded tenant, unedited: replaced by the one for tenant "staging"\)$/m);
+    // The summary line does not contradict the list above it.
+    expect(added.stderr).toMatch(/^Added tenant "staging" to roleflow\.config\.yaml\. To test/m);
     expect(Object.keys((parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs)).toEqual(['plan-and-test', 'apply', 'drift']);
   });
 
@@ -113,8 +115,9 @@ describe('roleflow init', () => {
     const dir = await emptyRepo();
     expect((await runBin(['init', '--preview-tenant', 'local'], { cwd: dir })).code).toBe(0);
     expect((parse(await read(dir, 'roleflow.config.yaml')) as { local: unknown }).local).toEqual({ preview: true });
-    const jobs = (parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs;
+    const jobs = (parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: Record<string, { concurrency?: unknown }> }).jobs;
     expect(Object.keys(jobs)).toEqual(['checks', 'preview']);
+    expect(jobs['preview']!.concurrency).toEqual({ group: 'roleflow-preview-local', 'cancel-in-progress': false });
     const other = await emptyRepo();
     const refused = await runBin(['init', '--preview-tenant', 'staging'], { cwd: other });
     expect(refused.code).toBe(1);
@@ -183,7 +186,7 @@ describe('roleflow init', () => {
     const second = await runBin(['init', '--tenant', 'production', '--base-url', 'https://flows.example.com/t/prod'], { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^merged +roleflow\.config\.yaml +\(added tenant "production", its token from ROLEFLOW_TOKEN_PRODUCTION\)$/m);
-    expect(second.stderr).toContain('Added tenant "production" to roleflow.config.yaml');
+    expect(second.stderr).toContain('Added tenant "production" to roleflow.config.yaml; the other files were left as they are.');
     expect(second.stderr).toContain('docs/workflows/roleflow-promote.yml and roleflow-environments.yml');
     const after = await read(dir, 'roleflow.config.yaml');
     // Every line of the file as it was (comments and their alignment), plus the tenant's.

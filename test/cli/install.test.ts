@@ -36,7 +36,11 @@ async function filesUnder(dir: string): Promise<string[]> {
  */
 function pathsCitedByHelp(): string[] {
   const cli = buildCli({ colors: false });
-  const texts = commandClasses.map((command) => cli.usage(command, { detailed: true }));
+  return pathsCitedIn(commandClasses.map((command) => cli.usage(command, { detailed: true })));
+}
+
+/** The project files these texts name, as `pathsCitedByHelp` reads them. */
+function pathsCitedIn(texts: string[]): string[] {
   const cited = texts.flatMap((t) => Array.from(t.matchAll(/(?:(?:docs|src|schemas|examples|bench|test|scripts|flows|roles)\/[\w./-]*\w|\bemulator-flows\.yaml)/g), (m) => m[0]));
   return [...new Set(cited.filter((p) => /\.(md|ya?ml|json|ts|mjs)$/.test(p) && (!/^(flows|roles)\//.test(p) || p.endsWith('/README.md'))))].sort();
 }
@@ -72,6 +76,11 @@ describe('the npm package', () => {
     const cited = pathsCitedByHelp();
     expect(cited).toEqual(expect.arrayContaining(['src/emulator/README.md', 'schemas/report.schema.json']));
     expect(cited.filter((p) => !existsSync(join(root, p)))).toEqual([]);
+    // The built-in flows file documents its format in its header: what it names ships too.
+    const header = (await readFile(join(root, 'emulator-flows.yaml'), 'utf8')).split('\nflows:')[0]!;
+    const named = pathsCitedIn([header]);
+    expect(named).toContain('schemas/emulator-flows.schema.json');
+    expect(named.filter((p) => !existsSync(join(root, p)))).toEqual([]);
   }, 120_000);
 
   it('installs into an empty project, and works there with npx: --version, init, validate, plan, apply, test', async () => {

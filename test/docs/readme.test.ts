@@ -47,7 +47,10 @@ describe('the README', () => {
     expect(first.find((b) => b.lang === 'markdown')?.text).toBe(written.get('roles/example-assistant.md'));
     expect(first.find((b) => b.lang === 'yaml')?.text).toBe(written.get('flows/example.yaml'));
     const job = fencedBlocks(section('The pull-request workflow, with a preview tenant')).find((b) => b.lang === 'yaml')!;
-    const workflow = initWorkflow({ tenant: { name: 'staging', baseUrl: 'https://flows.example.com/t/acme' }, previewTenant: 'staging' });
+    // The job the README's own init command writes.
+    const init = fencedBlocks(section('The pull-request workflow, with a preview tenant')).filter((b) => b.lang === 'sh').flatMap(roleflowCommands).find((c) => c.argv[0] === 'init')!;
+    expect(init.argv).toEqual(['init', '--tenant', 'preview', '--base-url', 'https://flows.example.com/t/acme-preview', '--preview-tenant', 'preview']);
+    const workflow = initWorkflow({ tenant: { name: 'preview', baseUrl: 'https://flows.example.com/t/acme-preview' }, previewTenant: 'preview' });
     expect(workflow).toContain(job.text.split('\n').slice(1).join('\n'));
   });
 

@@ -102,6 +102,16 @@ describe('HTML reporter: what a reader needs without a click', () => {
     expect(wall).toContain('<div class="axis-legend muted" aria-hidden="true"><span>0</span><span>105ms</span><span>210ms</span></div>');
   });
 
+  it('lists the ids of three failed repeats under the failure, and says where the others are', () => {
+    const failedRepeat = (i: number) => https({ status: 'failed', endedBy: 'failed_step', error: 'step llm failed', steps: [step('llm', 100, 'failed')], ids: { executionId: `exec-${i}` } });
+    const r = result('  - name: t\n    repeat: 5\n', [1, 2, 3, 4, 5].map(failedRepeat));
+    const failure = /<article class="failure"[^]*?<\/article>/.exec(renderHtml(runReport([r])))![0];
+    expect(failure.match(/on the tenant \(repeat \d\)/g)).toEqual(['on the tenant (repeat 1)', 'on the tenant (repeat 2)', 'on the tenant (repeat 3)']);
+    expect(failure).toContain('and 2 more failed repeats, each with its ids under Results');
+    const two = /<article class="failure"[^]*?<\/article>/.exec(renderHtml(runReport([result('  - name: t\n    repeat: 2\n', [1, 2].map(failedRepeat))])))![0];
+    expect(two).not.toContain('more failed repeats');
+  });
+
   it('a failed test whose repeats each passed reads "failed across repeats", not 2/2', () => {
     const r = result('  - name: t\n    repeat: 2\n    expect:\n      latency: { total: { p50: "< 50ms" } }\n', [https({ wallMs: 100 }), https({ wallMs: 120 })]);
     const html = renderHtml(runReport([r]));

@@ -6,6 +6,8 @@ import { dataOf, executionPicture } from './parts.js';
 
 /** Failures shown whole, with the picture of a failed execution; those after are listed a line each. */
 const SHOWN_WHOLE = 20;
+/** Failed repeats whose ids on the tenant a failure lists; the others are under Results. */
+const SHOWN_IDS = 3;
 
 /**
  * Every failed test × transport, open: its failed assertions (expected vs actual, at
@@ -29,7 +31,9 @@ function failure(r: TestResult, cap: number): string {
     const diff = a.diff === undefined ? '' : diffPre(a.diff);
     return `<tr><td class="mono" data-label="where">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td data-label="assertion">${esc(a.label)}${esc(times)}</td><td class="expected" data-label="expected"><pre>${escLines(a.expected ?? '')}</pre></td><td class="actual" data-label="actual"><pre>${escLines(a.actual ?? a.message)}</pre>${diff}</td></tr>`;
   });
-  const ids = r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: <code>${esc(idsText(x.ids))}</code></div>`);
+  const withIds = r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids);
+  const ids = withIds.slice(0, SHOWN_IDS).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: <code>${esc(idsText(x.ids))}</code></div>`);
+  if (withIds.length > SHOWN_IDS) ids.push(`<div class="ids muted">and ${withIds.length - SHOWN_IDS} more failed repeats, each with its ids under Results</div>`);
   const table = rows.length === 0 ? '' : scrollBox(`failed assertions of ${r.id} [${r.transport}]`, `<table class="assertions"><thead><tr><th scope="col">where</th><th scope="col">assertion</th><th scope="col">expected</th><th scope="col">actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
   const first = firstFailed(r);
   const picture = first === undefined ? '' : `<h4>repeat ${first.index}${first.wall_ms === null ? '' : ` · ${esc(formatMs(first.wall_ms))}`}${first.ended_by ? ` · ended by ${first.ended_by}` : ''}</h4>${first.error ? `<p class="fail">${esc(first.error)}</p>` : ''}${executionPicture(r, first, cap)}`;

@@ -1,7 +1,7 @@
 import type { PreviewDocument, TestPreview } from '../../core/preview/index.js';
 import { stableJson } from '../../core/text/stable-json.js';
 import { HTML_STYLE } from './assets.js';
-import { diffPre, esc } from './charts.js';
+import { diffPre, esc, escLines } from './charts.js';
 import { htmlPage } from './report.js';
 import type { RunReport, TestResult } from '../model.js';
 
@@ -34,13 +34,13 @@ ${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs 
 
 function row(t: TestPreview): string {
   const what = [t.base?.verdict !== t.head?.verdict && 'verdict', t.outputs_changed && 'outputs', t.steps_changed && 'steps', (t.wall?.verdict === 'regression' || t.wall?.verdict === 'improvement' || t.step_latency.length > 0) && 'latency'].filter(Boolean);
-  return `<tr data-verdict-changed="${t.base?.verdict !== t.head?.verdict}"><td class="mono">${esc(t.id)}</td><td>${t.transport}</td>${verdictCell(t.base)}${verdictCell(t.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(', '))}</td></tr>`;
+  return `<tr data-verdict-changed="${t.base?.verdict !== t.head?.verdict}"><td class="mono" data-label="test">${esc(t.id)}</td><td data-label="transport">${t.transport}</td>${verdictCell('base', t.base)}${verdictCell('head', t.head)}<td data-label="changed">${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(', '))}</td></tr>`;
 }
 
-function verdictCell(side: TestPreview['base']): string {
-  if (side === null) return '<td class="muted">not run</td>';
+function verdictCell(label: string, side: TestPreview['base']): string {
+  if (side === null) return `<td class="muted" data-label="${label}">not run</td>`;
   const cls = side.verdict === 'passed' ? 'pass' : side.verdict === 'failed' ? 'fail' : 'skip';
-  return `<td class="${cls}">${side.verdict}</td>`;
+  return `<td class="${cls}" data-label="${label}">${side.verdict}</td>`;
 }
 
 function sideBySide(t: TestPreview, b: TestResult | undefined, h: TestResult | undefined): string {
@@ -55,7 +55,7 @@ function side(label: string, verdict: TestPreview['base'], r: TestResult | undef
   const repeat = r.repeats.find((x) => x.outputs !== undefined || x.steps.length > 0) ?? r.repeats[0];
   const cls = verdict.verdict === 'passed' ? 'pass' : verdict.verdict === 'failed' ? 'fail' : 'skip';
   const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === 'completed' ? '' : 'fail'}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join('')}</ol>` : '';
-  const outputs = repeat?.outputs === undefined ? '' : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
+  const outputs = repeat?.outputs === undefined ? '' : `<pre class="outputs">${escLines(stableJson(repeat.outputs))}</pre>`;
   return `<div class="side"><h4>${label}: <span class="${cls}">${verdict.verdict}</span></h4><p>${esc(verdict.message)}</p>${steps}${outputs}</div>`;
 }
 
@@ -72,5 +72,7 @@ const PREVIEW_STYLE = `
 .scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
 .side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 .steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
-@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
+@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}
+#tests table,#tests tbody,#tests tr,#tests td{display:block;width:100%}#tests thead{display:none}#tests tr{border:1px solid var(--line);margin:0 0 6px}
+#tests td{border:0;display:flex;gap:8px}#tests td[data-label]::before{content:attr(data-label);flex:0 0 5.5em;font-size:11px;color:var(--muted)}}
 `;

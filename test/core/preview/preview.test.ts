@@ -76,6 +76,27 @@ describe('the behaviour diff', () => {
     expect(html).toContain('<h4>Base: <span class="pass">passed</span></h4>');
     expect(html).toContain('<h4>Head: <span class="fail">failed</span></h4>');
   });
+
+  it('shows each side\'s outputs in lines in the HTML page, not one line of \\n', () => {
+    const html = renderPreviewHtml(sides(base, head), { base, head });
+    const outputs = [...html.matchAll(/<pre class="outputs">([^]*?)<\/pre>/g)].map((m) => m[1]!);
+    expect(outputs).toHaveLength(2);
+    for (const text of outputs) {
+      expect(text).not.toContain('\\n');
+      expect(text.split('\n').length).toBeGreaterThan(3);
+    }
+    expect(outputs[1]).toContain('\n      &quot;reply&quot;: &quot;Sorry, no.&quot;\n');
+  });
+
+  it('labels every cell of the tests table, which a phone shows stacked, a row per label', () => {
+    const html = renderPreviewHtml(sides(base, head), { base, head });
+    const rows = [...html.matchAll(/<tr data-verdict-changed[^>]*>([^]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*data-label="([a-z]+)"/g)].map((l) => l[1]));
+    expect(rows).toEqual([
+      ['test', 'transport', 'base', 'head', 'changed'],
+      ['test', 'transport', 'base', 'head', 'changed'],
+    ]);
+    expect(html).toMatch(/@media \(max-width:640px\)\{[^]*#tests td\[data-label\]::before\{content:attr\(data-label\)/);
+  });
 });
 
 describe('rolesDiffer', () => {
