@@ -9,6 +9,10 @@ export function parsePassRate(value: string | number, where: string): Parsed<num
   const m = /^(\d{1,3}(?:\.\d+)?)\s*%?$/.exec(text);
   const rate = m ? Number(m[1]) : NaN;
   if (!(rate >= 0 && rate <= 100)) return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: write a percentage from 0% to 100%, like 95%` };
+  // 0.95 or 1 without "%" reads as a fraction (95%, 100%), but would gate at under 1%: refused, not guessed.
+  if (rate > 0 && rate <= 1 && !text.includes('%')) {
+    return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: a fraction or a percentage? write it with %, like 95% (or ${text}% if that is the rate meant)` };
+  }
   return { ok: true, value: rate };
 }
 

@@ -69,4 +69,14 @@ describe('--min-pass-rate', () => {
     expect(judgePassRate({ passed: 18, failed: 1 }, 95)).toEqual({ min_pass_rate: 95, pass_rate: 94.73, passed: false });
     expect(judgePassRate({ passed: 0, failed: 0 }, 0)).toEqual({ min_pass_rate: 0, pass_rate: null, passed: false });
   });
+
+  it('refuses a bare number from 0 to 1, which reads as a fraction (0.95 meaning 95%) but would gate at under 1%', () => {
+    expect(parsePassRate(0.95, 'flows.min_pass_rate')).toMatchObject({ ok: false, error: expect.stringContaining('write it with %, like 95%') });
+    expect(parsePassRate('0.95', '--min-pass-rate')).toMatchObject({ ok: false, error: expect.stringContaining('invalid --min-pass-rate "0.95"') });
+    expect(parsePassRate(1, 'flows.min_pass_rate')).toMatchObject({ ok: false });
+    expect(parsePassRate('0.95%', '--min-pass-rate')).toEqual({ ok: true, value: 0.95 });
+    expect(parsePassRate('1%', '--min-pass-rate')).toEqual({ ok: true, value: 1 });
+    expect(parsePassRate(0, 'flows.min_pass_rate')).toEqual({ ok: true, value: 0 });
+    expect(parsePassRate(95, 'flows.min_pass_rate')).toEqual({ ok: true, value: 95 });
+  });
 });
