@@ -79,6 +79,60 @@ describe('test --watch, the loop', () => {
     }
   });
 
+  it('reruns the tests of a schema file made invalid (its error shown) and again once it is fixed, also when it was invalid from the start', async () => {
+    const { dir, cleanup } = await tempDir('roleflow-watch-schema-');
+    const controller = new AbortController();
+    try {
+      await mkdir(join(dir, 'flows'));
+      const schemaTest = 'flow: echo\ntests:\n  - name: shaped\n    expect:\n      outputs:\n        - { path: results, schema: ./shape.json }\n';
+      await writeFile(join(dir, 'flows/a.yaml'), schemaTest);
+      await writeFile(join(dir, 'flows/shape.json'), '{ "type": "array" }\n');
+      await writeFile(join(dir, 'flows/b.yaml'), schemaTest.replace('./shape.json', './broken.json'));
+      await writeFile(join(dir, 'flows/broken.json'), '{ bad\n');
+      const config = { ...defaultConfig(join(dir, 'roleflow.config.yaml')) };
+      const runs: (readonly string[] | undefined)[] = [];
+      const out: string[] = [];
+      const err: string[] = [];
+      const watching = watchTests(
+        { cwd: dir, config, paths: [], embedded: true, debounceMs: 50 },
+        {
+          run: async (paths) => {
+            runs.push(paths);
+            await loadFlowTests(dir, config, paths ?? []);
+            return 0;
+          },
+          openTenant: () => openTenant({ config, flags: {}, env: {}, cwd: dir }),
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+          describe: (error) => describeError(error, false, ['test']),
+          signal: controller.signal,
+          now: () => new Date(),
+        },
+      );
+      await until(() => runs.length === 1 && out.some((l) => l.startsWith('Watching')));
+
+      await writeFile(join(dir, 'flows/shape.json'), '{ bad\n');
+      await until(() => runs.length === 2);
+      expect(runs[1]).toEqual(['flows/a.yaml']);
+      await until(() => err.some((l) => l.includes('flows/a.yaml:6:11: schema ./shape.json')));
+
+      await writeFile(join(dir, 'flows/shape.json'), '{ "type": "array", "minItems": 0 }\n');
+      await until(() => runs.length === 3);
+      expect(runs[2]).toEqual(['flows/a.yaml']);
+
+      await writeFile(join(dir, 'flows/broken.json'), '{ "type": "array" }\n');
+      await until(() => runs.length === 4);
+      expect(runs[3]).toEqual(['flows/b.yaml']);
+      await until(() => out.filter((l) => l.startsWith('Watching')).length === 4);
+
+      controller.abort();
+      expect(await watching).toBe(130);
+    } finally {
+      controller.abort();
+      await cleanup();
+    }
+  });
+
   it('applies a saved role file to the embedded tenant and reruns the tests whose flows use it', async () => {
     const { dir, cleanup } = await tempDir('roleflow-watch-roles-');
     const controller = new AbortController();
