@@ -35,16 +35,19 @@ export interface PassRateGate {
 
 /**
  * The suite judged as a whole: passed ÷ (passed + failed), skipped and not-run results left
- * out. A run in which nothing passed or failed has no rate and does not pass the gate.
+ * out. A run in which nothing passed or failed has no rate and does not pass the gate; nor does
+ * one `--bail` stopped (`bailed`): the tests it never ran are not judged, so the suite was not.
  */
-export function judgePassRate(counts: RateCounts, min: number): PassRateGate {
+export function judgePassRate(counts: RateCounts, min: number, bailed = false): PassRateGate {
   const judged = counts.passed + counts.failed;
   const rate = judged === 0 ? null : (counts.passed / judged) * 100;
-  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: rate !== null && rate >= min };
+  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: !bailed && rate !== null && rate >= min };
 }
 
-/** `96.5% passed (min 95%)`, for the summary line. */
+/** `96.5% passed (--min-pass-rate 95%: met)`, for the summary line. */
 export function passRateText(gate: PassRateGate): string {
   const rate = gate.pass_rate === null ? 'no test passed or failed' : `${gate.pass_rate}% passed`;
-  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : 'not met'})`;
+  // Not met at a rate that reaches the least: only a run --bail stopped is judged so.
+  const stopped = !gate.passed && gate.pass_rate !== null && gate.pass_rate >= gate.min_pass_rate;
+  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : stopped ? 'not met, the run stopped early: --bail' : 'not met'})`;
 }
