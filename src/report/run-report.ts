@@ -53,7 +53,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     bailed: facts.bailed,
     interrupted: facts.interrupted === true,
     summary,
-    ...(facts.minPassRate !== undefined && { gate: judgePassRate(summary, facts.minPassRate) }),
+    ...(facts.minPassRate !== undefined && { gate: judgePassRate(summary, facts.minPassRate, facts.bailed) }),
     results: facts.results,
   };
   if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;

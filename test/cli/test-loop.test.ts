@@ -154,6 +154,16 @@ describe('shards balanced by time', () => {
     const text = await s.run(['shards', '--timings', 'timings.json']);
     expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 6 tests; --json prints the matrix\.\n$/);
   });
+
+  it('roleflow shards refuses a tenant the config does not know, as test does, rather than plan jobs that cannot run', async () => {
+    const s = await suite(MANY);
+    await s.test(['--reporter', 'json=timings.json']);
+    for (const [args, env] of [[['--tenant', 'staging'], {}], [[], { ROLEFLOW_TENANT: 'staging' }]] as const) {
+      const r = await s.run(['shards', '--timings', 'timings.json', ...args, '--json'], { env });
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toMatch(/^error: unknown tenant "staging"[^\n]*; known: local\n$/);
+    }
+  });
 });
 
 describe('report merge to stdout', () => {

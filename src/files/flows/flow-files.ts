@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError, type Result } from '../../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../core/flows/index.js';
+import type { Issue } from '../../core/text/issues.js';
 import type { TextFileKind } from '../../core/text/text-file.js';
 import { loadSchema } from '../package-root.js';
 import { attachSchemaFiles } from './schema-files.js';
@@ -69,8 +70,16 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
  * their `schema` assertions name; any problem in any of them is returned, each at its `file:line:col`. `validate` and `test` both load through here.
  */
 export async function loadFlowTestFiles(files: readonly SourceFile[]): Promise<Result<FlowTestFile[]>> {
-  const schema = loadSchema('flow-test');
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
+  const { values, issues } = await parseFlowTestFiles(files);
   issues.push(...(await attachSchemaFiles(values, files)), ...(await attachSimilarFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+
+/**
+ * Read and parse every file, without reading the schema and similar files they name: what a flow
+ * test file names even while one of those is invalid (`test --watch` keeps watching it).
+ */
+export function parseFlowTestFiles(files: readonly SourceFile[]): Promise<{ values: FlowTestFile[]; issues: Issue[] }> {
+  const schema = loadSchema('flow-test');
+  return loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
 }

@@ -115,7 +115,7 @@ export class ReportMerge {
         totals: () => ({
           summary: counts,
           latency: latencyRecords(latency.rows()),
-          ...(minPassRate !== undefined && { gate: judgePassRate(counts, minPassRate) }),
+          ...(minPassRate !== undefined && { gate: judgePassRate(counts, minPassRate, head.value.bailed) }),
           skippedChecks,
           noTestRan: noTests.reason(head.value),
         }),

@@ -6,6 +6,7 @@ import { loadFlowTests } from './test-session.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { oneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { tenantNameOf } from '../../tenant/open-tenant.js';
+import { selectTenants } from '../../core/tenants/index.js';
 
 export interface ShardsOptions {
   cwd: string;
@@ -28,7 +29,8 @@ export interface ShardsVerbOptions extends CommonOptions, ManyTenantsOptions {
 /** `roleflow shards`: the matrix as JSON (`--json`) or one line per tenant. Nothing is sent to any tenant. */
 export async function shards(options: ShardsVerbOptions, ports: Ports): Promise<number> {
   const config = await configOf(options, ports);
-  const tenants = (await severalTenants(config, options)) ?? [tenantNameOf(config, { tenant: oneTenant(options, ports, 'shards') })];
+  // One tenant is checked against the config as several are: a matrix of jobs that cannot run is refused.
+  const tenants = (await severalTenants(config, options)) ?? selectTenants(config, { named: [tenantNameOf(config, { tenant: oneTenant(options, ports, 'shards') })], all: false });
   const result = await planShardMatrix({ cwd: ports.cwd, config, timings: options.timings, targetMinutes: options.targetMinutes, maxJobs: options.maxJobs, tenants });
   if (options.json) ports.output.json(result.matrix, 0);
   else ports.output.out(shardsText(result, options.targetMinutes));

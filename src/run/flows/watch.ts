@@ -4,7 +4,7 @@ import { RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { safeText } from '../../core/text/safe-text.js';
 import { classifyChange, rerunScope, watchedFile, type WatchedChange, type WatchedFile, type WatchRoots } from '../../core/runs/loop/watch.js';
-import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../../files/flows/flow-files.js';
+import { defaultFlowsDir, findFlowFiles, parseFlowTestFiles } from '../../files/flows/flow-files.js';
 import { rolesDirOf } from '../../files/role-files.js';
 import { displayPath } from '../../files/source-files.js';
 import { digestOf, filesUnder, startWatchers } from '../../files/runs/watch-files.js';
@@ -166,13 +166,17 @@ export async function watchTests(opts: WatchOptions, ports: WatchPorts): Promise
   return ExitCode.Interrupted;
 }
 
-/** The flow test files the watch knows, each valid one with what it names (an invalid one is left out until it is fixed). */
+/**
+ * The flow test files the watch knows, each valid one with what it names (an invalid one is left
+ * out until it is fixed). A schema file it names is not read here: while that one is invalid, the
+ * flow test file stays known, so saving the schema file reruns it (the run shows the error).
+ */
 async function knownFiles(cwd: string, paths: readonly string[], config: Config): Promise<WatchedFile[]> {
   const sources = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]).catch(() => []);
   const known: WatchedFile[] = [];
   for (const source of sources) {
-    const loaded = await loadFlowTestFiles([source]);
-    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0]!, (rel) => resolve(dirname(source.abs), rel)));
+    const parsed = await parseFlowTestFiles([source]);
+    if (parsed.issues.length === 0 && parsed.values[0]) known.push(watchedFile(source.abs, parsed.values[0], (rel) => resolve(dirname(source.abs), rel)));
   }
   return known;
 }

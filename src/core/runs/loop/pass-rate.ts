@@ -9,6 +9,10 @@ export function parsePassRate(value: string | number, where: string): Parsed<num
   const m = /^(\d{1,3}(?:\.\d+)?)\s*%?$/.exec(text);
   const rate = m ? Number(m[1]) : NaN;
   if (!(rate >= 0 && rate <= 100)) return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: write a percentage from 0% to 100%, like 95%` };
+  // 0.95 or 1 without "%" reads as a fraction (95%, 100%), but would gate at under 1%: refused, not guessed.
+  if (rate > 0 && rate <= 1 && !text.includes('%')) {
+    return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: a fraction or a percentage? write it with %, like 95% (or ${text}% if that is the rate meant)` };
+  }
   return { ok: true, value: rate };
 }
 
@@ -31,16 +35,19 @@ export interface PassRateGate {
 
 /**
  * The suite judged as a whole: passed ÷ (passed + failed), skipped and not-run results left
- * out. A run in which nothing passed or failed has no rate and does not pass the gate.
+ * out. A run in which nothing passed or failed has no rate and does not pass the gate; nor does
+ * one `--bail` stopped (`bailed`): the tests it never ran are not judged, so the suite was not.
  */
-export function judgePassRate(counts: RateCounts, min: number): PassRateGate {
+export function judgePassRate(counts: RateCounts, min: number, bailed = false): PassRateGate {
   const judged = counts.passed + counts.failed;
   const rate = judged === 0 ? null : (counts.passed / judged) * 100;
-  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: rate !== null && rate >= min };
+  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: !bailed && rate !== null && rate >= min };
 }
 
-/** `96.5% passed (min 95%)`, for the summary line. */
+/** `96.5% passed (--min-pass-rate 95%: met)`, for the summary line. */
 export function passRateText(gate: PassRateGate): string {
   const rate = gate.pass_rate === null ? 'no test passed or failed' : `${gate.pass_rate}% passed`;
-  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : 'not met'})`;
+  // Not met at a rate that reaches the least: only a run --bail stopped is judged so.
+  const stopped = !gate.passed && gate.pass_rate !== null && gate.pass_rate >= gate.min_pass_rate;
+  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : stopped ? 'not met, the run stopped early: --bail' : 'not met'})`;
 }

@@ -15,7 +15,8 @@ export interface AutoShard extends Shard {
  * here: Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`, the total from `--shard-total`, as a Job
  * spec's `completions`), Buildkite parallelism (`BUILDKITE_PARALLEL_JOB`,
  * `BUILDKITE_PARALLEL_JOB_COUNT`), CircleCI parallelism (`CIRCLE_NODE_INDEX`, `CIRCLE_NODE_TOTAL`).
- * The first system whose index is set decides; none set, or a value that is not a count, is one line.
+ * The first system whose index is set decides; none set, a value that is not a count, or a
+ * `--shard-total` the system's own total contradicts, is one line.
  */
 export function shardFromEnv(env: Record<string, string | undefined>, shardTotal: number | undefined): Parsed<AutoShard> {
   const set = (name: string) => env[name] !== undefined && env[name] !== '';
@@ -32,6 +33,10 @@ export function shardFromEnv(env: Record<string, string | undefined>, shardTotal
   for (const [system, index, total] of systems) {
     if (!set(index)) continue;
     if (!set(total)) return { ok: false, error: `--shard auto: ${index} is set (${system}) but ${total} is not` };
+    const own = count(env[total]!);
+    if (shardTotal !== undefined && own !== undefined && own !== shardTotal) {
+      return { ok: false, error: `--shard auto: --shard-total ${shardTotal} but ${total}=${own} (${system}): give --shard-total only for a Kubernetes Indexed Job` };
+    }
     return fromZeroBased(system, index, env[index]!, total, env[total]!);
   }
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badTagFlag, failedIn, judgePassRate, lastFailed, lastRunRecord, parseLastRun, parsePassRate, rerunKey, tagsSelect, withLastRun } from '../../../../src/core/runs/loop/index.js';
+import { badTagFlag, failedIn, judgePassRate, lastFailed, lastRunRecord, parseLastRun, parsePassRate, passRateText, rerunKey, tagsSelect, withLastRun } from '../../../../src/core/runs/loop/index.js';
 
 const results = [
   { id: 'f > passes', transport: 'https' as const, status: 'pass' },
@@ -68,5 +68,22 @@ describe('--min-pass-rate', () => {
     expect(judgePassRate({ passed: 19, failed: 1 }, 95)).toEqual({ min_pass_rate: 95, pass_rate: 95, passed: true });
     expect(judgePassRate({ passed: 18, failed: 1 }, 95)).toEqual({ min_pass_rate: 95, pass_rate: 94.73, passed: false });
     expect(judgePassRate({ passed: 0, failed: 0 }, 0)).toEqual({ min_pass_rate: 0, pass_rate: null, passed: false });
+  });
+
+  it('does not let a run that --bail stopped meet the rate: the tests it never ran are not judged', () => {
+    const gate = judgePassRate({ passed: 3, failed: 1 }, 50, true);
+    expect(gate).toEqual({ min_pass_rate: 50, pass_rate: 75, passed: false });
+    expect(passRateText(gate)).toBe('75% passed (--min-pass-rate 50%: not met, the run stopped early: --bail)');
+    expect(judgePassRate({ passed: 3, failed: 1 }, 50)).toMatchObject({ passed: true });
+  });
+
+  it('refuses a bare number from 0 to 1, which reads as a fraction (0.95 meaning 95%) but would gate at under 1%', () => {
+    expect(parsePassRate(0.95, 'flows.min_pass_rate')).toMatchObject({ ok: false, error: expect.stringContaining('write it with %, like 95%') });
+    expect(parsePassRate('0.95', '--min-pass-rate')).toMatchObject({ ok: false, error: expect.stringContaining('invalid --min-pass-rate "0.95"') });
+    expect(parsePassRate(1, 'flows.min_pass_rate')).toMatchObject({ ok: false });
+    expect(parsePassRate('0.95%', '--min-pass-rate')).toEqual({ ok: true, value: 0.95 });
+    expect(parsePassRate('1%', '--min-pass-rate')).toEqual({ ok: true, value: 1 });
+    expect(parsePassRate(0, 'flows.min_pass_rate')).toEqual({ ok: true, value: 0 });
+    expect(parsePassRate(95, 'flows.min_pass_rate')).toEqual({ ok: true, value: 95 });
   });
 });

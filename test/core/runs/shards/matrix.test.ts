@@ -67,4 +67,10 @@ describe('--shard auto', () => {
     expect(shardFromEnv({ BUILDKITE_PARALLEL_JOB: 'x', BUILDKITE_PARALLEL_JOB_COUNT: '2' }, undefined)).toMatchObject({ ok: false });
     expect(shardFromEnv({ BUILDKITE_PARALLEL_JOB: '0' }, undefined)).toMatchObject({ ok: false, error: expect.stringContaining('BUILDKITE_PARALLEL_JOB_COUNT') });
   });
+
+  it('refuses a --shard-total that the CI system\'s own total contradicts, rather than ignore it', () => {
+    expect(shardFromEnv({ CIRCLE_NODE_INDEX: '0', CIRCLE_NODE_TOTAL: '2' }, 3)).toMatchObject({ ok: false, error: expect.stringContaining('--shard-total 3 but CIRCLE_NODE_TOTAL=2') });
+    expect(shardFromEnv({ BUILDKITE_PARALLEL_JOB: '0', BUILDKITE_PARALLEL_JOB_COUNT: '4' }, 3)).toMatchObject({ ok: false });
+    expect(shardFromEnv({ CIRCLE_NODE_INDEX: '0', CIRCLE_NODE_TOTAL: '2' }, 2)).toMatchObject({ ok: true, value: { index: 1, total: 2 } });
+  });
 });
