@@ -20,6 +20,13 @@ export interface Issue {
   html_url?: string | undefined;
 }
 
+/** A reviewer's latest review: its state and the commit it was given on (`commit_id`). */
+export interface Review {
+  login: string;
+  state: string;
+  commitId?: string;
+}
+
 /** Where the comments go: `owner/repo` and the pull request's number. */
 export interface CommentTarget {
   repository: string;
@@ -144,23 +151,36 @@ export class GitHubClient {
 
   /**
    * Each reviewer's latest review of the pull request (`APPROVED`, `CHANGES_REQUESTED`,
-   * `COMMENTED`, `DISMISSED`…), by login: the reviews come oldest first, so the last one stands.
+   * `DISMISSED`…) and the commit it was given on, by login: the reviews come oldest first, so the
+   * last one stands.
    */
-  async latestReviews(target: CommentTarget): Promise<Map<string, string>> {
+  async latestReviews(target: CommentTarget): Promise<Map<string, Review>> {
     return this.call('GET', `${this.repoPath(target)}/pulls/${target.issueNumber}/reviews`, async () => {
-      const latest = new Map<string, string>();
+      const latest = new Map<string, Review>();
       const pages = this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...this.repo(target), pull_number: target.issueNumber, per_page: 100 });
       let count = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError('listing reviews: the answer is not a list of reviews', undefined);
-        for (const review of page.data as { user?: { login?: unknown } | null; state?: unknown }[]) {
+        for (const review of page.data as { user?: { login?: unknown } | null; state?: unknown; commit_id?: unknown }[]) {
           const login = review.user?.login;
           // A comment does not undo an approval; a new review that requests changes, or a dismissal, does.
-          if (typeof login === 'string' && typeof review.state === 'string' && review.state !== 'COMMENTED') latest.set(login.toLowerCase(), review.state);
+          if (typeof login === 'string' && typeof review.state === 'string' && review.state !== 'COMMENTED') {
+            latest.set(login.toLowerCase(), { login, state: review.state, ...(typeof review.commit_id === 'string' ? { commitId: review.commit_id } : {}) });
+          }
         }
         if (++count >= 50) break;
       }
       return latest;
+    });
+  }
+
+  /** The pull request's head commit (for a merged one, its head when it was merged). */
+  async pullRequestHead(target: CommentTarget): Promise<string> {
+    return this.call('GET', `${this.repoPath(target)}/pulls/${target.issueNumber}`, async () => {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...this.repo(target), pull_number: target.issueNumber });
+      const sha = (data as { head?: { sha?: unknown } }).head?.sha;
+      if (typeof sha !== 'string' || sha === '') throw new GitHubApiError('reading the pull request: the answer names no head commit', undefined);
+      return sha;
     });
   }
 

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Every pull request's head until `push` moves it: the head the test runs' pull_request event names. */
+export const FIRST_HEAD_SHA = 'abcdef0123456789abcdef0123456789abcdef01';
+
 /** A comment as the stand-in keeps it. */
 export interface StoredComment {
   id: number;
@@ -38,8 +41,13 @@ export interface GitHubStandin {
   pointPagesAt(origin: string): void;
   /** Add a comment made by someone else (to fill pages, or to quote ours). */
   seed(issue: number, body: string): void;
-  /** A review of pull request `pr` by `login` (`APPROVED`, `CHANGES_REQUESTED`, `COMMENTED`, `DISMISSED`), after the earlier ones. */
+  /**
+   * A review of pull request `pr` by `login` (`APPROVED`, `CHANGES_REQUESTED`, `COMMENTED`,
+   * `DISMISSED`), after the earlier ones, given on the pull request's head as it is now.
+   */
   review(pr: number, login: string, state: string): void;
+  /** A push to pull request `pr`: its head (what GET /pulls/{pr} answers) is now `sha`. */
+  push(pr: number, sha: string): void;
   /** Commit `sha` was brought by pull request `pr` (what GET /commits/{sha}/pulls answers). */
   linkCommit(sha: string, pr: number): void;
   close(): Promise<void>;
@@ -48,14 +56,16 @@ export interface GitHubStandin {
 /**
  * A tiny GitHub REST API on 127.0.0.1 for the Action's tests: issue comments of one repository,
  * in memory — list (paginated with a Link header, 30 a page unless `per_page`), create, update —
- * and its issues — list (`state`, paginated the same way; pull requests are not among them here),
+ * pull requests' reviews and heads, and its issues — list (`state`, paginated the same way; pull requests are not among them here),
  * create, update (title, body, state) —
  * behind a bearer token, and switches that make it refuse (403), fail (500) or rate-limit every
  * request or the next few.
  */
 export async function startGitHubStandin(opts: { repository: string; token: string }): Promise<GitHubStandin> {
   const comments: StoredComment[] = [];
-  const reviews: { pr: number; login: string; state: string }[] = [];
+  const reviews: { pr: number; login: string; state: string; commit: string }[] = [];
+  const heads = new Map<number, string>();
+  const headOf = (pr: number): string => heads.get(pr) ?? FIRST_HEAD_SHA;
   const commitPulls = new Map<string, number[]>();
   const issues: StoredIssue[] = [];
   let nextIssue = 100;
@@ -83,11 +93,13 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
     const list = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${base}/issues/comments/(\\d+)$`).exec(url.pathname);
     const reviewsOf = new RegExp(`^${base}/pulls/(\\d+)/reviews$`).exec(url.pathname);
+    const pull = new RegExp(`^${base}/pulls/(\\d+)$`).exec(url.pathname);
     const pullsOf = new RegExp(`^${base}/commits/([0-9a-f]+)/pulls$`).exec(url.pathname);
     if (reviewsOf && req.method === 'GET') {
       const pr = Number(reviewsOf[1]);
-      return send(res, 200, reviews.filter((r) => r.pr === pr).map((r, i) => ({ id: i + 1, user: { login: r.login }, state: r.state, commit_id: 'abcdef0123456789abcdef0123456789abcdef01' })));
+      return send(res, 200, reviews.filter((r) => r.pr === pr).map((r, i) => ({ id: i + 1, user: { login: r.login }, state: r.state, commit_id: r.commit })));
     }
+    if (pull && req.method === 'GET') return send(res, 200, { number: Number(pull[1]), head: { sha: headOf(Number(pull[1])) } });
     if (pullsOf && req.method === 'GET') return send(res, 200, (commitPulls.get(pullsOf[1]!) ?? []).map((number) => ({ number, state: 'closed' })));
     if (list && req.method === 'GET') {
       const issue = Number(list[1]);
@@ -183,7 +195,10 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
       comments.push({ id: nextId++, issue, body, createdBy: 'seed' });
     },
     review: (pr, login, state) => {
-      reviews.push({ pr, login, state });
+      reviews.push({ pr, login, state, commit: headOf(pr) });
+    },
+    push: (pr, sha) => {
+      heads.set(pr, sha);
     },
     linkCommit: (sha, pr) => {
       commitPulls.set(sha, [...(commitPulls.get(sha) ?? []), pr]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { startGitHubStandin, type GitHubStandin } from './github-standin.js';
+import { FIRST_HEAD_SHA, startGitHubStandin, type GitHubStandin } from './github-standin.js';
 
 // Not from ../helpers/cli.js: that loads the CLI into the test process, and these tests only run the bundle.
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,6 +35,8 @@ export async function runAction(opts: {
   runnerDir: string;
   apiUrl: string;
   event?: 'pull_request' | 'push' | 'schedule';
+  /** The pull request's head in the pull_request event (the stand-in's first head unless given). */
+  headSha?: string;
   env?: Record<string, string>;
 }): Promise<ActionRun> {
   const temp = join(opts.runnerDir, `step-${Date.now()}-${Math.random().toString(36).slice(2)}`);
@@ -43,7 +45,7 @@ export async function runAction(opts: {
   const eventPath = join(temp, 'event.json');
   const payload =
     eventName === 'pull_request'
-      ? { action: 'synchronize', number: PR_NUMBER, pull_request: { number: PR_NUMBER, head: { sha: 'abcdef0123456789abcdef0123456789abcdef01' } } }
+      ? { action: 'synchronize', number: PR_NUMBER, pull_request: { number: PR_NUMBER, head: { sha: opts.headSha ?? FIRST_HEAD_SHA } } }
       : { ref: 'refs/heads/main' };
   await writeFile(eventPath, JSON.stringify(payload));
   const outputFile = join(temp, 'output');
@@ -139,7 +141,7 @@ export interface ActionTestbed {
   /** GITHUB_WORKSPACE: the checked-out repository. */
   workspace: string;
   /** A step of the Action in the workspace, on a pull request unless `event` says otherwise. */
-  run(inputs: Record<string, string>, opts?: { event?: 'pull_request' | 'push'; apiUrl?: string; env?: Record<string, string> }): Promise<ActionRun>;
+  run(inputs: Record<string, string>, opts?: { event?: 'pull_request' | 'push'; headSha?: string; apiUrl?: string; env?: Record<string, string> }): Promise<ActionRun>;
 }
 
 /**
