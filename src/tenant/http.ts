@@ -4,7 +4,7 @@ import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
-import { backoffMs, describeFailure, failureCode, failureKind, type NetworkFailure } from './http-errors.js';
+import { backoffMs, describeFailure, failureCode, failureKind, retryAfterMs, type NetworkFailure } from './http-errors.js';
 import { displayUrl, redactUrl } from '../core/text/printed-url.js';
 import { redactSecrets } from '../core/redact-messages.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
@@ -32,6 +32,9 @@ export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: (s) 
 
 
 
+/** How long, in all, one request waits out a rate limit's Retry-After before it fails. */
+const RATE_LIMIT_PATIENCE_MS = 120_000;
+
 type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | { kind: 'too_large'; limit: string } | NetworkFailure;
 
 /**
@@ -51,6 +54,9 @@ export class HttpTransport {
   private readonly sleep: (ms: number) => Promise<void>;
 
   private readonly limits: Limits;
+  /** The wait the tenant's last 429 asked for, which every request sits out, and when it ends (performance.now()). */
+  private pause: Promise<void> = Promise.resolve();
+  private pauseEnds = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token];
@@ -91,7 +97,11 @@ export class HttpTransport {
     if (!(base instanceof URL)) throw base;
     let afterUnknown = false;
     let attempts = this.options.target.retries + 1;
+    // Waits the tenant asked for (429 + Retry-After) so far: patience, not failed attempts.
+    let askedWaitMs = 0;
     for (let attempt = 1; ; attempt++) {
+      // Another request was told to wait: this one waits too rather than be refused as well.
+      await this.pause;
       const result = await this.attempt(request, attempt);
       // As large the next time: never sent again.
       if (result.kind === 'too_large') {
@@ -99,13 +109,22 @@ export class HttpTransport {
         throw new RoleflowError(`${request.method} ${path}: the answer is larger than ${result.limit}; it was not read (raise the limit in the config if it is expected)`, 'too_large');
       }
       if (result.kind === 'failure' && result.timedOut) attempts = Math.min(attempts, attempt + 1);
+      const asked = result.kind === 'response' && result.status === 429 ? retryAfterMs(result.retryAfter) : undefined;
+      const wait = result.kind === 'response' ? backoffMs(attempt, result.retryAfter) : 0;
+      // A rate limit that says how long to wait is waited out (up to RATE_LIMIT_PATIENCE_MS in all,
+      // each wait counted as a second at least) without using up the retries, which are for failures.
+      const patient = asked !== undefined && askedWaitMs + Math.max(wait, 1000) <= RATE_LIMIT_PATIENCE_MS;
+      if (patient) attempts++;
       const last = attempt >= attempts;
       if (result.kind === 'response') {
         if (last || !policy.retryStatus(result.status)) {
           return { request, status: result.status, text: result.text, attempts: attempt, afterUnknown };
         }
         afterUnknown ||= result.status >= 500 && result.status !== 503;
-        await this.sleep(backoffMs(attempt, result.retryAfter));
+        if (patient) {
+          askedWaitMs += Math.max(wait, 1000);
+          await this.pauseFor(wait);
+        } else await this.sleep(wait);
         continue;
       }
       if (last || !result.retryable || (result.sent && !policy.resendUnknown)) {
@@ -121,6 +140,16 @@ export class HttpTransport {
       }
       await this.sleep(backoffMs(attempt, undefined));
     }
+  }
+
+  /** Waits `ms`, and holds every other request of this client until then too. */
+  private pauseFor(ms: number): Promise<void> {
+    const ends = performance.now() + ms;
+    if (ends > this.pauseEnds) {
+      this.pauseEnds = ends;
+      this.pause = this.sleep(ms);
+    }
+    return this.pause;
   }
 
   async close(): Promise<void> {

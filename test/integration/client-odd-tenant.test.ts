@@ -95,6 +95,39 @@ describe('client: answers of an unusual tenant', () => {
     expect(slept[2]).toBe(30_000);
   });
 
+  it('waits out a rate limit that says how long without using up the retries, within a bound', async () => {
+    let limited = 3;
+    const { client, slept } = await setup((_req, res) => (limited-- > 0 ? reply(res, 429, '{}', { 'retry-after': '1' }) : reply(res, 200, '[]')));
+    expect(await client.listRoles()).toEqual([]);
+    expect(slept).toEqual([1000, 1000, 1000]);
+
+    // A tenant that answers 429 forever, asking for no wait: given up after two minutes' worth.
+    const { client: other, server } = await setup((_req, res) => reply(res, 429, '{"message":"slow down"}', { 'retry-after': '0' }));
+    expect((await rejection(other.createRole({ name: 'r', description: '', content: '' }))).message).toBe('POST /admin/roles/create: 429 slow down (after 121 attempts)');
+    expect(server.seen).toHaveLength(121);
+  });
+
+  it('holds every request while the tenant asks one of them to wait', async () => {
+    let release = (): void => undefined;
+    const slept: number[] = [];
+    const server = await oddTenant((req, res) => (server.seen.length === 1 ? reply(res, 429, '{}', { 'retry-after': '2' }) : reply(res, 200, '[]')));
+    const client = createClient({
+      target: targetFor(server, { retries: 0 }),
+      token: TOKEN,
+      sleep: (ms) => new Promise<void>((resolve) => ((release = resolve), slept.push(ms))),
+    });
+    cleanups.push(async () => (await client.close(), await server.close()));
+    const first = client.listRoles();
+    await expect.poll(() => slept).toEqual([2000]);
+    const second = client.listRoles();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.seen).toHaveLength(1);
+    release();
+    expect(await Promise.all([first, second])).toEqual([[], []]);
+    expect(server.seen).toHaveLength(3);
+    expect(slept).toEqual([2000]);
+  });
+
   it('finds the id of a create whose answer carries none by listing', async () => {
     const { client } = await setup((req, res) => {
       if (req.method === 'POST') return reply(res, 200, 'Role created', { 'content-type': 'text/plain' });
