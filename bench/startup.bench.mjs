@@ -10,7 +10,7 @@
 // Each ratio is the median of the rounds' own ratios (command over the floor of the same round).
 // The same runs give the time from a command's last byte of output to its exit, against a floor
 // that prints one line and exits.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +63,9 @@ function actionEnv(cold) {
   };
 }
 
-const expectPlan = (r) => r.stdout.includes('Plan: 5 to create, 0 to update, 0 to delete.') || `no plan of 5 creates in its output`;
+// The repository's role files (its README.md is none): the plan into an empty tenant creates each.
+const ROLES = readdirSync(join(root, 'roles')).filter((f) => f.endsWith('.md') && f !== 'README.md').length;
+const expectPlan = (r) => r.stdout.includes(`Plan: ${ROLES} to create, 0 to update, 0 to delete.`) || `no plan of ${ROLES} creates in its output`;
 const commands = {
   floor: { args: ['-e', '0'] },
   'floor-print': { args: ['-e', "process.stdout.write('ok\\n')"] },
@@ -76,7 +78,7 @@ const commands = {
     cwd: actionRepo.dir,
     before: actionRepo.reset,
     env: actionEnv,
-    check: (r, step) => /^creates<<(\S+)\n5\n\1$/m.test(readFileSync(step.output, 'utf8')) || 'its creates output is not 5',
+    check: (r, step) => new RegExp(`^creates<<(\\S+)\\n${ROLES}\\n\\1$`, 'm').test(readFileSync(step.output, 'utf8')) || `its creates output is not ${ROLES}`,
   },
 };
 
