@@ -110,7 +110,7 @@ describe('client: answers of an unusual tenant', () => {
   it('holds every request while the tenant asks one of them to wait', async () => {
     let release = (): void => undefined;
     const slept: number[] = [];
-    const server = await oddTenant((req, res) => (server.seen.length === 1 ? reply(res, 429, '{}', { 'retry-after': '2' }) : reply(res, 200, '[]')));
+    const server = await oddTenant((_req, res) => (server.seen.length === 1 ? reply(res, 429, '{}', { 'retry-after': '2' }) : reply(res, 200, '[]')));
     const client = createClient({
       target: targetFor(server, { retries: 0 }),
       token: TOKEN,
