@@ -155,6 +155,13 @@ describe('shards balanced by time', () => {
     expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 6 tests; --json prints the matrix\.\n$/);
   });
 
+  it('roleflow shards counts one test and one job in the singular', async () => {
+    const s = await suite({ 'flows/echo.yaml': 'flow: echo\ntransport: https\ntests:\n  - { name: echoes }\n' });
+    await s.test(['--reporter', 'json=timings.json']);
+    const text = await s.run(['shards', '--timings', 'timings.json']);
+    expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 1 test; --json prints the matrix\.\n$/);
+  });
+
   it('roleflow shards refuses a tenant the config does not know, as test does, rather than plan jobs that cannot run', async () => {
     const s = await suite(MANY);
     await s.test(['--reporter', 'json=timings.json']);
