@@ -99,10 +99,13 @@ describe('tags and a suite-wide pass rate', () => {
     expect(met.code).toBe(0);
     expect(met.stdout).toContain('✗ flows/bad.yaml > expects a wrong greeting');
     expect(met.stdout).toContain('Pass rate: 66.66% passed (--min-pass-rate 60%: met)');
-    expect((await read(s, 'r.json')).gate).toEqual({ min_pass_rate: 60, pass_rate: 66.66, passed: true });
+    expect((await read(s, 'r.json')).gate).toEqual({ min_pass_rate: 60, set_by: '--min-pass-rate', pass_rate: 66.66, passed: true });
     expect((await s.test(['--min-pass-rate', '90%'])).code).toBe(3);
     await s.write('roleflow.config.yaml', 'local: { flows_config: emulator-flows.yaml }\nflows: { min_pass_rate: 50% }\n');
-    expect((await s.test([])).code).toBe(0);
+    const configured = await s.test(['--reporter', 'console', '--reporter', 'json=c.json']);
+    expect(configured.code).toBe(0);
+    expect(configured.stdout).toContain('Pass rate: 66.66% passed (flows.min_pass_rate 50%: met)');
+    expect((await read(s, 'c.json')).gate).toMatchObject({ min_pass_rate: 50, set_by: 'flows.min_pass_rate' });
     expect((await s.test(['--min-pass-rate', 'most'])).stderr).toContain('invalid --min-pass-rate "most"');
   });
 });

@@ -1,4 +1,5 @@
 import type { Parsed } from '../../core/flows/index.js';
+import type { PassRateSource } from '../../core/runs/loop/index.js';
 import { combineWorkTrees, commonRolesDigest, type Shard } from '../../core/runs/index.js';
 import { missingShardsText } from '../digest.js';
 import type { RunReport, RunSelection, ShardPlanRecord } from '../model.js';
@@ -125,10 +126,16 @@ export class MergeHeads {
     return warnings;
   }
 
-  /** The least pass rate the reports were judged by, when every report judged by one judged by the same. */
-  minPassRate(): number | undefined {
-    const rates = new Set(this.heads.flatMap((h) => (h.head.gate ? [h.head.gate.min_pass_rate] : [])));
-    return rates.size === 1 ? [...rates][0] : undefined;
+  /**
+   * The least pass rate the reports were judged by, when every report judged by one judged by the
+   * same; and where it came from, when they all say the same.
+   */
+  passRate(): { min: number; setBy: PassRateSource | undefined } | undefined {
+    const gates = this.heads.flatMap((h) => (h.head.gate ? [h.head.gate] : []));
+    const rates = new Set(gates.map((g) => g.min_pass_rate));
+    if (rates.size !== 1) return undefined;
+    const sources = new Set(gates.map((g) => g.set_by));
+    return { min: [...rates][0]!, setBy: sources.size === 1 ? [...sources][0] : undefined };
   }
 
   /** The reports of the run: all of them; with --prefer-last, those holding shards (else the first). */

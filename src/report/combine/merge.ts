@@ -96,7 +96,8 @@ export class ReportMerge {
     const latency = new LatencyFold();
     let skippedChecks = 0;
     const noTests = new NoTestsTally();
-    const minPassRate = this.options.minPassRate ?? this.heads.minPassRate();
+    const given = this.options.minPassRate;
+    const passRate = given !== undefined ? { min: given, setBy: '--min-pass-rate' as const } : this.heads.passRate();
     const self = this;
     return {
       ok: true,
@@ -115,7 +116,7 @@ export class ReportMerge {
         totals: () => ({
           summary: counts,
           latency: latencyRecords(latency.rows()),
-          ...(minPassRate !== undefined && { gate: judgePassRate(counts, minPassRate, head.value.bailed) }),
+          ...(passRate !== undefined && { gate: judgePassRate(counts, passRate.min, head.value.bailed, passRate.setBy) }),
           skippedChecks,
           noTestRan: noTests.reason(head.value),
         }),
