@@ -158,6 +158,20 @@ describe('shards balanced by time', () => {
     expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 6 tests; --json prints the matrix\.\n$/);
   });
 
+  it('report merge of shards judged by different pass rates says so, and judges by its own --min-pass-rate or leaves the gate out', async () => {
+    const s = await suite(MANY);
+    expect((await s.test(['--shard', '1/2', '--min-pass-rate', '50%', '--reporter', 'json=s1.json'])).code).toBe(0);
+    expect((await s.test(['--shard', '2/2', '--min-pass-rate', '60%', '--reporter', 'json=s2.json'])).code).toBe(0);
+    const bare = await s.run(['report', 'merge', 's1.json', 's2.json', '--out', 'm.json']);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toContain('warning: the reports were judged by different pass rates (50%, 60%): the merged report has no gate (give --min-pass-rate to judge it by one)\n');
+    expect((await read(s, 'm.json')).gate).toBeUndefined();
+    const judged = await s.run(['report', 'merge', 's1.json', 's2.json', '--out', 'm.json', '--min-pass-rate', '90%']);
+    expect(judged.code).toBe(0);
+    expect(judged.stderr).toContain('warning: the reports were judged by different pass rates (50%, 60%): the merged run is judged by --min-pass-rate 90%\n');
+    expect((await read(s, 'm.json')).gate).toEqual({ min_pass_rate: 90, set_by: '--min-pass-rate', pass_rate: 100, passed: true });
+  });
+
   it('roleflow shards counts one test and one job in the singular', async () => {
     const s = await suite({ 'flows/echo.yaml': 'flow: echo\ntransport: https\ntests:\n  - { name: echoes }\n' });
     await s.test(['--reporter', 'json=timings.json']);

@@ -44,7 +44,7 @@ export class ReportMerge {
 
   constructor(
     private readonly spool: Spool,
-    private readonly options: MergeOptions & { minPassRate?: number | undefined } = {},
+    private readonly options: MergeOptions = {},
   ) {
     this.heads = new MergeHeads(options);
   }
@@ -145,7 +145,7 @@ function historyEntry(r: TestResult, report: string, startedAt: string): History
  * The merged report of reports held in memory (`report merge` streams its files through
  * `ReportMerge` instead): see `ReportMerge` and `MergeHeads`.
  */
-export function mergeReports(inputs: readonly { file: string; report: RunReport }[], options: MergeOptions & { minPassRate?: number } = {}): Parsed<RunReport> {
+export function mergeReports(inputs: readonly { file: string; report: RunReport }[], options: MergeOptions = {}): Parsed<RunReport> {
   const held: TestResult[] = [];
   const merge = new ReportMerge({ put: (entry, result) => (held[entry] = result), get: (entry) => held[entry]! }, options);
   if (inputs.length === 0) return { ok: false, error: 'no reports to merge' };
