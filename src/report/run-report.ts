@@ -3,7 +3,7 @@ import { countResults } from '../core/runs/index.js';
 import { jsonText } from '../core/text/safe-text.js';
 import { renderJson } from './json-text.js';
 import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type ShardPlanRecord, type TestResult, type WorkTreeRecord } from './model.js';
-import { judgePassRate } from '../core/runs/loop/index.js';
+import { judgePassRate, type PassRateSource } from '../core/runs/loop/index.js';
 
 /**
  * The report of a whole run from its tests' results (`build.ts` makes each result): the run's
@@ -19,8 +19,9 @@ export interface RunFacts {
   workTree?: WorkTreeRecord;
   shard?: { index: number; total: number };
   shardPlan?: ShardPlanRecord;
-  /** `--min-pass-rate`: the report's gate, judged from its results. */
+  /** `--min-pass-rate` (or `flows.min_pass_rate`: `minPassRateSetBy`): the report's gate, judged from its results. */
   minPassRate?: number;
+  minPassRateSetBy?: PassRateSource | undefined;
   startedAt: Date;
   finishedAt: Date;
   durationMs: number;
@@ -53,7 +54,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     bailed: facts.bailed,
     interrupted: facts.interrupted === true,
     summary,
-    ...(facts.minPassRate !== undefined && { gate: judgePassRate(summary, facts.minPassRate, facts.bailed) }),
+    ...(facts.minPassRate !== undefined && { gate: judgePassRate(summary, facts.minPassRate, facts.bailed, facts.minPassRateSetBy) }),
     results: facts.results,
   };
   if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;

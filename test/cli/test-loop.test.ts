@@ -99,10 +99,13 @@ describe('tags and a suite-wide pass rate', () => {
     expect(met.code).toBe(0);
     expect(met.stdout).toContain('✗ flows/bad.yaml > expects a wrong greeting');
     expect(met.stdout).toContain('Pass rate: 66.66% passed (--min-pass-rate 60%: met)');
-    expect((await read(s, 'r.json')).gate).toEqual({ min_pass_rate: 60, pass_rate: 66.66, passed: true });
+    expect((await read(s, 'r.json')).gate).toEqual({ min_pass_rate: 60, set_by: '--min-pass-rate', pass_rate: 66.66, passed: true });
     expect((await s.test(['--min-pass-rate', '90%'])).code).toBe(3);
     await s.write('roleflow.config.yaml', 'local: { flows_config: emulator-flows.yaml }\nflows: { min_pass_rate: 50% }\n');
-    expect((await s.test([])).code).toBe(0);
+    const configured = await s.test(['--reporter', 'console', '--reporter', 'json=c.json']);
+    expect(configured.code).toBe(0);
+    expect(configured.stdout).toContain('Pass rate: 66.66% passed (flows.min_pass_rate 50%: met)');
+    expect((await read(s, 'c.json')).gate).toMatchObject({ min_pass_rate: 50, set_by: 'flows.min_pass_rate' });
     expect((await s.test(['--min-pass-rate', 'most'])).stderr).toContain('invalid --min-pass-rate "most"');
   });
 });
@@ -153,6 +156,27 @@ describe('shards balanced by time', () => {
     });
     const text = await s.run(['shards', '--timings', 'timings.json']);
     expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 6 tests; --json prints the matrix\.\n$/);
+  });
+
+  it('report merge of shards judged by different pass rates says so, and judges by its own --min-pass-rate or leaves the gate out', async () => {
+    const s = await suite(MANY);
+    expect((await s.test(['--shard', '1/2', '--min-pass-rate', '50%', '--reporter', 'json=s1.json'])).code).toBe(0);
+    expect((await s.test(['--shard', '2/2', '--min-pass-rate', '60%', '--reporter', 'json=s2.json'])).code).toBe(0);
+    const bare = await s.run(['report', 'merge', 's1.json', 's2.json', '--out', 'm.json']);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toContain('warning: the reports were judged by different pass rates (50%, 60%): the merged report has no gate (give --min-pass-rate to judge it by one)\n');
+    expect((await read(s, 'm.json')).gate).toBeUndefined();
+    const judged = await s.run(['report', 'merge', 's1.json', 's2.json', '--out', 'm.json', '--min-pass-rate', '90%']);
+    expect(judged.code).toBe(0);
+    expect(judged.stderr).toContain('warning: the reports were judged by different pass rates (50%, 60%): the merged run is judged by --min-pass-rate 90%\n');
+    expect((await read(s, 'm.json')).gate).toEqual({ min_pass_rate: 90, set_by: '--min-pass-rate', pass_rate: 100, passed: true });
+  });
+
+  it('roleflow shards counts one test and one job in the singular', async () => {
+    const s = await suite({ 'flows/echo.yaml': 'flow: echo\ntransport: https\ntests:\n  - { name: echoes }\n' });
+    await s.test(['--reporter', 'json=timings.json']);
+    const text = await s.run(['shards', '--timings', 'timings.json']);
+    expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 1 test; --json prints the matrix\.\n$/);
   });
 
   it('roleflow shards refuses a tenant the config does not know, as test does, rather than plan jobs that cannot run', async () => {

@@ -39,14 +39,20 @@ function start(args: string[], cwd: string) {
   return { seen, code, waitFor, interrupt: () => interrupt() };
 }
 
+/** A project on the embedded tenant with flows/greet.yaml. */
+async function project(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'roleflow-watch-cli-'));
+  await mkdir(join(dir, 'flows'));
+  await writeFile(join(dir, 'emulator-flows.yaml'), EMULATOR_FLOWS);
+  await writeFile(join(dir, 'roleflow.config.yaml'), 'local: { flows_config: emulator-flows.yaml }\n');
+  await writeFile(join(dir, 'flows/greet.yaml'), GREET);
+  return dir;
+}
+
 describe('roleflow test --watch', () => {
   it('reruns a saved test file, survives an invalid one, and ends with 130 on Ctrl-C', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'roleflow-watch-cli-'));
+    const dir = await project();
     try {
-      await mkdir(join(dir, 'flows'));
-      await writeFile(join(dir, 'emulator-flows.yaml'), EMULATOR_FLOWS);
-      await writeFile(join(dir, 'roleflow.config.yaml'), 'local: { flows_config: emulator-flows.yaml }\n');
-      await writeFile(join(dir, 'flows/greet.yaml'), GREET);
       await writeFile(join(dir, 'flows/echo.yaml'), 'flow: echo\ntransport: https\ntests:\n  - { name: echoes }\n');
       const watch = start(['test', '--watch', '--transport', 'https'], dir);
       await watch.waitFor(/Watching for changes/);
@@ -69,6 +75,25 @@ describe('roleflow test --watch', () => {
 
       watch.interrupt();
       expect(await watch.code).toBe(130);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('exits 1 with the one-line error of `test PATH` when a PATH given does not exist', async () => {
+    const dir = await project();
+    try {
+      const once = start(['test', 'flows/gret.yaml'], dir);
+      expect(await once.code).toBe(1);
+      const watch = start(['test', '--watch', 'flows/greet.yaml', 'flows/gret.yaml'], dir);
+      // Still watching after a while is the defect: Ctrl-C would end it with 130.
+      const timer = setTimeout(() => watch.interrupt(), 15_000);
+      const code = await watch.code;
+      clearTimeout(timer);
+      expect(code).toBe(1);
+      expect(watch.seen.err).toBe(once.seen.err);
+      expect(watch.seen.err.trim().split('\n')).toEqual([expect.stringContaining('flows/gret.yaml: no such file or folder')]);
+      expect(watch.seen.out).not.toContain('Watching for changes');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
@@ -42,8 +43,7 @@ export async function findFlowFiles(cwd: string, paths: readonly string[]): Prom
   const found = new Map<string, SourceFile>();
   for (const path of paths) {
     const abs = resolve(cwd, path);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info) throw new RoleflowError(`${path}: no such file or folder`);
+    const info = await existingPath(cwd, path);
     if (info.isDirectory()) {
       const under = await listFilesUnder(cwd, abs, isFlowFileName, isJudgesFolder);
       if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
@@ -54,6 +54,13 @@ export async function findFlowFiles(cwd: string, paths: readonly string[]): Prom
     }
   }
   return [...found.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** What is at PATH `path` (given on the command line); one that does not exist is an error naming it. */
+export async function existingPath(cwd: string, path: string): Promise<Stats> {
+  const info = await stat(resolve(cwd, path)).catch(() => undefined);
+  if (!info) throw new RoleflowError(`${path}: no such file or folder`);
+  return info;
 }
 
 /** `flows.dir` of the config, for `roleflow test` with no paths; said plainly when missing. */

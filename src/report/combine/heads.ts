@@ -1,4 +1,5 @@
 import type { Parsed } from '../../core/flows/index.js';
+import type { PassRateSource } from '../../core/runs/loop/index.js';
 import { combineWorkTrees, commonRolesDigest, type Shard } from '../../core/runs/index.js';
 import { missingShardsText } from '../digest.js';
 import type { RunReport, RunSelection, ShardPlanRecord } from '../model.js';
@@ -19,6 +20,8 @@ export interface MergeOptions {
    * and of the run's selection.
    */
   preferLast?: boolean;
+  /** `--min-pass-rate` of the merge: the merged run's gate (default: the reports' own, when they agree). */
+  minPassRate?: number | undefined;
 }
 
 /**
@@ -105,7 +108,8 @@ export class MergeHeads {
 
   /**
    * What the merge leaves out because the reports disagree, one line each for stderr: they were
-   * not one run of one commit, one selection, one set of Roles, and `promote` refuses the merge.
+   * not one run of one commit, one selection, one set of Roles, and `promote` refuses the merge;
+   * or their gates used different least pass rates, and no one of them judges the merged run.
    */
   warnings(): string[] {
     const differ = (heads: { head: ReportHead }[], key: (head: ReportHead) => string | undefined) => new Set(heads.map((h) => key(h.head))).size > 1;
@@ -119,16 +123,28 @@ export class MergeHeads {
     if (differ(all, (r) => (r.roles_digest ? JSON.stringify(r.roles_digest) : undefined))) {
       warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
     }
+    const rates = [...new Set(all.flatMap((h) => (h.head.gate ? [h.head.gate.min_pass_rate] : [])))].sort((a, b) => a - b);
+    if (rates.length > 1) {
+      const given = this.options.minPassRate;
+      const judged = given === undefined ? 'the merged report has no gate (give --min-pass-rate to judge it by one)' : `the merged run is judged by --min-pass-rate ${given}%`;
+      warnings.push(`warning: the reports were judged by different pass rates (${rates.map((r) => `${r}%`).join(', ')}): ${judged}`);
+    }
     if (all.some((h) => h.head.work_tree === undefined) && all.some((h) => h.head.work_tree !== undefined)) {
       warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
     }
     return warnings;
   }
 
-  /** The least pass rate the reports were judged by, when every report judged by one judged by the same. */
-  minPassRate(): number | undefined {
-    const rates = new Set(this.heads.flatMap((h) => (h.head.gate ? [h.head.gate.min_pass_rate] : [])));
-    return rates.size === 1 ? [...rates][0] : undefined;
+  /**
+   * The least pass rate the reports were judged by, when every report judged by one judged by the
+   * same; and where it came from, when they all say the same.
+   */
+  passRate(): { min: number; setBy: PassRateSource | undefined } | undefined {
+    const gates = this.heads.flatMap((h) => (h.head.gate ? [h.head.gate] : []));
+    const rates = new Set(gates.map((g) => g.min_pass_rate));
+    if (rates.size !== 1) return undefined;
+    const sources = new Set(gates.map((g) => g.set_by));
+    return { min: [...rates][0]!, setBy: sources.size === 1 ? [...sources][0] : undefined };
   }
 
   /** The reports of the run: all of them; with --prefer-last, those holding shards (else the first). */

@@ -44,7 +44,7 @@ export class ReportMerge {
 
   constructor(
     private readonly spool: Spool,
-    private readonly options: MergeOptions & { minPassRate?: number | undefined } = {},
+    private readonly options: MergeOptions = {},
   ) {
     this.heads = new MergeHeads(options);
   }
@@ -96,7 +96,8 @@ export class ReportMerge {
     const latency = new LatencyFold();
     let skippedChecks = 0;
     const noTests = new NoTestsTally();
-    const minPassRate = this.options.minPassRate ?? this.heads.minPassRate();
+    const given = this.options.minPassRate;
+    const passRate = given !== undefined ? { min: given, setBy: '--min-pass-rate' as const } : this.heads.passRate();
     const self = this;
     return {
       ok: true,
@@ -115,7 +116,7 @@ export class ReportMerge {
         totals: () => ({
           summary: counts,
           latency: latencyRecords(latency.rows()),
-          ...(minPassRate !== undefined && { gate: judgePassRate(counts, minPassRate, head.value.bailed) }),
+          ...(passRate !== undefined && { gate: judgePassRate(counts, passRate.min, head.value.bailed, passRate.setBy) }),
           skippedChecks,
           noTestRan: noTests.reason(head.value),
         }),
@@ -144,7 +145,7 @@ function historyEntry(r: TestResult, report: string, startedAt: string): History
  * The merged report of reports held in memory (`report merge` streams its files through
  * `ReportMerge` instead): see `ReportMerge` and `MergeHeads`.
  */
-export function mergeReports(inputs: readonly { file: string; report: RunReport }[], options: MergeOptions & { minPassRate?: number } = {}): Parsed<RunReport> {
+export function mergeReports(inputs: readonly { file: string; report: RunReport }[], options: MergeOptions = {}): Parsed<RunReport> {
   const held: TestResult[] = [];
   const merge = new ReportMerge({ put: (entry, result) => (held[entry] = result), get: (entry) => held[entry]! }, options);
   if (inputs.length === 0) return { ok: false, error: 'no reports to merge' };

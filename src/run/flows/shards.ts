@@ -7,6 +7,7 @@ import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js'
 import { oneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { tenantNameOf } from '../../tenant/open-tenant.js';
 import { selectTenants } from '../../core/tenants/index.js';
+import { plural } from '../../core/roles/index.js';
 
 export interface ShardsOptions {
   cwd: string;
@@ -60,11 +61,11 @@ export async function planShardMatrix(opts: ShardsOptions): Promise<{ plans: Ten
 export function shardsText(result: Awaited<ReturnType<typeof planShardMatrix>>, targetMinutes: number): string {
   const lines = result.plans.map(
     (p) =>
-      `${p.tenant}: ${p.shards} shard${p.shards === 1 ? '' : 's'} of about ${p.estimatedMinutes} minutes (${p.concurrency} execution${p.concurrency === 1 ? '' : 's'} at once each)${p.withinTarget ? '' : ` — more than ${targetMinutes} minutes: more shards would not make it shorter within --max-jobs and flows.concurrency_total`}`,
+      `${p.tenant}: ${plural(p.shards, 'shard')} of about ${p.estimatedMinutes} minutes (${plural(p.concurrency, 'execution')} at once each)${p.withinTarget ? '' : ` — more than ${targetMinutes} minutes: more shards would not make it shorter within --max-jobs and flows.concurrency_total`}`,
   );
   const untimed = result.tests - result.timed;
   return [
     ...lines,
-    `${result.matrix.include.length} job${result.matrix.include.length === 1 ? '' : 's'} for ${result.tests} tests${untimed > 0 ? ` (${untimed} not in the timings report: counted at the median)` : ''}; --json prints the matrix.`,
+    `${plural(result.matrix.include.length, 'job')} for ${plural(result.tests, 'test')}${untimed > 0 ? ` (${untimed} not in the timings report: counted at the median)` : ''}; --json prints the matrix.`,
   ].join('\n');
 }

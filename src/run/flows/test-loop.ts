@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
-import { badTagFlag, failedIn, lastFailed, lastRunRecord, parsePassRate, type RerunSet, type TagFilter } from '../../core/runs/loop/index.js';
+import { badTagFlag, failedIn, lastFailed, lastRunRecord, parsePassRate, type PassRateSource, type RerunSet, type TagFilter } from '../../core/runs/loop/index.js';
 import { durationsOf } from '../../core/runs/shards/index.js';
 import type { UserRegex } from '../../core/text/linear-regex.js';
 import { lastRunFileOf, readLastRun, recordLastRun, type LastRunLocation } from '../../files/runs/last-run.js';
@@ -30,6 +30,8 @@ export interface TestLoop {
   timings?: { file: string; durations: Map<string, number> };
   /** `--min-pass-rate`, else `flows.min_pass_rate`, in percent. */
   minPassRate?: number;
+  /** Which of the two `minPassRate` is. */
+  minPassRateSetBy?: PassRateSource;
   /** Where every run records its last run. */
   lastRun: LastRunLocation;
   /** `--last-failed`, `--failed-from`: the tests to rerun on a tenant (`nothing`: there are none). */
@@ -53,6 +55,7 @@ export async function readTestLoop(cwd: string, config: Config, flags: LoopFlags
   const rate = flags.minPassRate === undefined ? undefined : parsePassRate(flags.minPassRate, '--min-pass-rate');
   if (rate && !rate.ok) throw usage(rate.error);
   const minPassRate = rate?.ok ? rate.value : config.flows.minPassRate;
+  const minPassRateSetBy: PassRateSource = rate?.ok ? '--min-pass-rate' : 'flows.min_pass_rate';
   const tags = (flags.tags?.length ?? 0) + (flags.excludeTags?.length ?? 0) > 0 ? { include: [...(flags.tags ?? [])], exclude: [...(flags.excludeTags ?? [])] } : undefined;
   const timings = flags.timings === undefined ? undefined : { file: flags.timings, durations: durationsOf((await readJsonReports(cwd, [flags.timings]))[0]!.report.results) };
   const lastRun = lastRunFileOf(cwd, config);
@@ -71,7 +74,7 @@ export async function readTestLoop(cwd: string, config: Config, flags: LoopFlags
     const nothing = `nothing to rerun: no test ${onlyErrors ? 'errored' : 'failed'} in ${from} (${report.summary.tests} tests × transports)`;
     rerun = async () => (set.keys.size > 0 ? set : { ...set, nothing });
   }
-  return { lastRun, ...(tags && { tags }), ...(timings && { timings }), ...(minPassRate !== undefined && { minPassRate }), ...(rerun && { rerun }) };
+  return { lastRun, ...(tags && { tags }), ...(timings && { timings }), ...(minPassRate !== undefined && { minPassRate, minPassRateSetBy }), ...(rerun && { rerun }) };
 }
 
 /** What `selectRuns` takes besides `parseSelectionFlags`: tags, a rerun's tests, timings. */

@@ -9,6 +9,7 @@ import type { Redactor } from '../../core/text/redact.js';
 import type { RoleFile } from '../../core/roles/index.js';
 import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../../core/runs/index.js';
 import { shardFromEnv, type ShardPlan } from '../../core/runs/shards/index.js';
+import type { PassRateSource } from '../../core/runs/loop/index.js';
 import { noTestRanError } from '../../report/no-tests.js';
 import { buildRunReport } from '../../report/run-report.js';
 import type { RunReport, RunSelection, ShardPlanRecord } from '../../report/model.js';
@@ -164,8 +165,9 @@ export async function runTestSession(opts: {
   workTree: (when: 'start' | 'end') => Promise<WorkTreeRecord>;
   /** The plan the shard is a slice of (`runsFor`), as the report records it. */
   shardPlan?: ShardPlanRecord | undefined;
-  /** `--min-pass-rate`, `flows.min_pass_rate`: the report's gate. */
+  /** `--min-pass-rate`, `flows.min_pass_rate`: the report's gate, and which of the two it is. */
   minPassRate?: number | undefined;
+  minPassRateSetBy?: PassRateSource | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
@@ -221,7 +223,7 @@ export async function runTestSession(opts: {
       },
       ...(opts.shard && { shard: opts.shard }),
       ...(opts.shardPlan && { shardPlan: opts.shardPlan }),
-      ...(opts.minPassRate !== undefined && { minPassRate: opts.minPassRate }),
+      ...(opts.minPassRate !== undefined && { minPassRate: opts.minPassRate, minPassRateSetBy: opts.minPassRateSetBy }),
       ...(opts.commit && { commit: opts.commit }),
       ...(opts.selection && { selection: opts.selection }),
       ...(roles.record && { rolesDigest: roles.record }),

@@ -154,6 +154,7 @@ function testRun(options: TestOptions, ports: Ports, config: Config, loop: TestL
       strictEnd: options.strictEnd ?? config.flows.strictEnd,
       signal,
       minPassRate: loop.minPassRate,
+      minPassRateSetBy: loop.minPassRateSetBy,
       redactor: output.redactor,
       baseline: given.baseline,
       commit: await testedCommit(),

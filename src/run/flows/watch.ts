@@ -4,7 +4,7 @@ import { RoleflowError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { safeText } from '../../core/text/safe-text.js';
 import { classifyChange, rerunScope, watchedFile, type WatchedChange, type WatchedFile, type WatchRoots } from '../../core/runs/loop/watch.js';
-import { defaultFlowsDir, findFlowFiles, parseFlowTestFiles } from '../../files/flows/flow-files.js';
+import { defaultFlowsDir, existingPath, findFlowFiles, parseFlowTestFiles } from '../../files/flows/flow-files.js';
 import { rolesDirOf } from '../../files/role-files.js';
 import { displayPath } from '../../files/source-files.js';
 import { digestOf, filesUnder, startWatchers } from '../../files/runs/watch-files.js';
@@ -83,10 +83,13 @@ export interface WatchPorts {
  * with the same content is none). A changed role file is applied first — to the embedded tenant,
  * or a tenant marked `watch_apply: true` — and reruns the tests whose flows use its Role (the
  * embedded tenant's flows file says which), else every test. A run that fails, an invalid file,
- * a refused apply: the error is shown and the watch goes on. Ctrl-C ends it: 130.
+ * a refused apply: the error is shown and the watch goes on. Ctrl-C ends it: 130. A PATH that does
+ * not exist at the start is an error (exit 1) before any run.
  */
 export async function watchTests(opts: WatchOptions, ports: WatchPorts): Promise<number> {
   const { cwd, config } = opts;
+  // A PATH that is not there at the start is a typo, not a file yet to come: the watch does not begin.
+  for (const path of opts.paths) await existingPath(cwd, path);
   const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve(cwd, p));
   const rolesDir = rolesDirOf(cwd, config, undefined);
   const shown = (abs: string) => displayPath(cwd, abs);

@@ -17,4 +17,4 @@ export {
   type RerunResult,
 } from './rerun.js';
 export { tagsSelect, badTagFlag, TAG_PATTERN, type TagFilter } from './tags.js';
-export { parsePassRate, judgePassRate, passRateText, type PassRateGate, type RateCounts } from './pass-rate.js';
+export { parsePassRate, judgePassRate, passRateText, type PassRateGate, type PassRateSource, type RateCounts } from './pass-rate.js';

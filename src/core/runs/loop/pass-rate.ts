@@ -23,10 +23,15 @@ export interface RateCounts {
   failed: number;
 }
 
+/** Where the least pass rate came from: the flag (of `test` or `report merge`) or the config. */
+export type PassRateSource = '--min-pass-rate' | 'flows.min_pass_rate';
+
 /** The suite-wide gate as a report records it. */
 export interface PassRateGate {
   /** The least pass rate accepted, in percent. */
   min_pass_rate: number;
+  /** Where `min_pass_rate` came from (absent from reports written before it was recorded). */
+  set_by?: PassRateSource;
   /** Passed tests × transports of those that passed or failed, in percent (two decimals); null when none did. */
   pass_rate: number | null;
   /** The run's verdict: the rate is at least the least accepted. */
@@ -38,16 +43,16 @@ export interface PassRateGate {
  * out. A run in which nothing passed or failed has no rate and does not pass the gate; nor does
  * one `--bail` stopped (`bailed`): the tests it never ran are not judged, so the suite was not.
  */
-export function judgePassRate(counts: RateCounts, min: number, bailed = false): PassRateGate {
+export function judgePassRate(counts: RateCounts, min: number, bailed = false, setBy?: PassRateSource): PassRateGate {
   const judged = counts.passed + counts.failed;
   const rate = judged === 0 ? null : (counts.passed / judged) * 100;
-  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: !bailed && rate !== null && rate >= min };
+  return { min_pass_rate: min, ...(setBy !== undefined && { set_by: setBy }), pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: !bailed && rate !== null && rate >= min };
 }
 
-/** `96.5% passed (--min-pass-rate 95%: met)`, for the summary line. */
+/** `96.5% passed (--min-pass-rate 95%: met)`, or `flows.min_pass_rate 95%`: the summary line names where the rate came from. */
 export function passRateText(gate: PassRateGate): string {
   const rate = gate.pass_rate === null ? 'no test passed or failed' : `${gate.pass_rate}% passed`;
   // Not met at a rate that reaches the least: only a run --bail stopped is judged so.
   const stopped = !gate.passed && gate.pass_rate !== null && gate.pass_rate >= gate.min_pass_rate;
-  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : stopped ? 'not met, the run stopped early: --bail' : 'not met'})`;
+  return `${rate} (${gate.set_by ?? 'min pass rate'} ${gate.min_pass_rate}%: ${gate.passed ? 'met' : stopped ? 'not met, the run stopped early: --bail' : 'not met'})`;
 }

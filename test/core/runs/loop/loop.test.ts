@@ -73,7 +73,9 @@ describe('--min-pass-rate', () => {
   it('does not let a run that --bail stopped meet the rate: the tests it never ran are not judged', () => {
     const gate = judgePassRate({ passed: 3, failed: 1 }, 50, true);
     expect(gate).toEqual({ min_pass_rate: 50, pass_rate: 75, passed: false });
-    expect(passRateText(gate)).toBe('75% passed (--min-pass-rate 50%: not met, the run stopped early: --bail)');
+    expect(passRateText(gate)).toBe('75% passed (min pass rate 50%: not met, the run stopped early: --bail)');
+    expect(passRateText(judgePassRate({ passed: 3, failed: 1 }, 50, false, 'flows.min_pass_rate'))).toBe('75% passed (flows.min_pass_rate 50%: met)');
+    expect(passRateText(judgePassRate({ passed: 3, failed: 1 }, 50, false, '--min-pass-rate'))).toBe('75% passed (--min-pass-rate 50%: met)');
     expect(judgePassRate({ passed: 3, failed: 1 }, 50)).toMatchObject({ passed: true });
   });
 
