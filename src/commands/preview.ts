@@ -37,7 +37,8 @@ export class PreviewCommand extends RoleflowCommand {
       Exit codes: 0 compared; 3 with \`--fail-on-regression\`, a test that passed on the base fails on
       the head; 4 refused (not a preview tenant, too many executions, a guard of the plan); 1 bad
       usage (a \`--base\` git does not know), invalid files, a tenant error, or a contaminated run;
-      130 interrupted.
+      130 interrupted (stopped before the work tree's Roles were all applied, it says what the
+      tenant holds).
     `,
     examples: [
       ['Compare the main branch\'s Roles with the work tree\'s on the preview tenant', 'roleflow preview --tenant preview --base origin/main'],

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import type { PreviewDocument } from '../../src/core/preview/index.js';
 import { call } from '../helpers/emulator.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { main } from '../../src/cli.js';
 import { emulator, mutations, project, roleText, tenantState, TOKEN, type Project } from './roles-kit.js';
 import { noToken } from './tenants-kit.js';
 import { compileSchema } from '../../src/core/text/schema.js';
@@ -177,6 +179,40 @@ describe('roleflow preview', () => {
     expect(doc(result)).toMatchObject({ contaminated: true });
     expect(doc(result).contamination[0]).toMatch(/^base: Role "a" changed \(description\)$/);
     expect(result.stderr).toContain('preview: contaminated');
+  });
+  it('ends with 130 when interrupted while the base is applied, and says in one line that the tenant holds part of the base\'s Roles', async () => {
+    const roles = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [`roles/${n}.md`, roleText(n, 'base', `You are ${n}.`)]));
+    const r = await repo(roles, { latencyMs: 150 }, 'roles: { concurrency: 1 }\n');
+    await r.p.write('roles/a.md', roleText('a', 'head', 'You are a.'));
+    let interrupt: () => void = () => undefined;
+    const shutdown = new Promise<void>((resolve) => (interrupt = resolve));
+    const out = { stdout: new PassThrough(), stderr: new PassThrough() };
+    let stderr = '';
+    out.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    out.stdout.resume();
+    const running = main(['preview', '--tenant', 'preview', '--base', 'main'], {
+      env: { ROLEFLOW_TOKEN: TOKEN },
+      stdin: process.stdin,
+      stdout: out.stdout as unknown as NodeJS.WriteStream,
+      stderr: out.stderr as unknown as NodeJS.WriteStream,
+      colorDepth: 1,
+      cwd: r.p.dir,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      waitForShutdown: () => shutdown,
+    });
+    // Ctrl-C once the base's second Role has been created: four are left to create.
+    await until(() => mutations(r.em).length >= 2);
+    interrupt();
+    const code = await running;
+    expect(code, stderr).toBe(130);
+    const made = tenantState(r.em);
+    expect(made.length).toBeGreaterThanOrEqual(2);
+    expect(made.length).toBeLessThan(6);
+    expect(r.em.requests().some((q) => q.path.startsWith('/flow/') || q.path === '/ws')).toBe(false);
+    expect(stderr).not.toMatch(/not_started|contaminated|\n\s+at /);
+    expect(stderr).toContain(`Interrupted: tenant "preview" holds part of the base's Roles (main), not the work tree's: apply them (roleflow apply --tenant preview) or run preview again\n`);
   });
 });
 

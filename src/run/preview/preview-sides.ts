@@ -42,6 +42,8 @@ export interface PreviewOutcome {
   /** Each side's test report, for the HTML page (the base's is absent when it came from `--base-report`… then it is that report). */
   reports: { base: RunReport; head: RunReport };
   interrupted: boolean;
+  /** The Roles the tenant was left with: a side's in full, or part of them (its apply interrupted). */
+  holds: { side: 'base' | 'head'; part: boolean };
 }
 
 /** A base report older than this is named as old. */
@@ -80,7 +82,7 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
     output.err(`preview on tenant ${quote(name)}: ${plural(executions, 'flow execution')} (${plural(runs.length, 'test')} × transport${baseRoles ? ', on each side' : ''})`);
     const side = (label: 'base' | 'head', files: readonly RoleFile[], sideConfig: Config) =>
       runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === 'base' ? baseRoles?.at.commit : head.commit, dirty: label === 'base' ? false : head.dirty });
-    const base = baseRoles ? await side('base', baseRoles.files, baseRoles.config) : { report: baseReport!.report, contamination: [], interrupted: false };
+    const base = baseRoles ? await side('base', baseRoles.files, baseRoles.config) : { report: baseReport!.report, contamination: [], interrupted: false, partial: false };
     const after = base.interrupted ? undefined : await side('head', headFiles.value, config);
     const headReport = after?.report ?? emptyReport(base.report);
     const comparison = comparePreview(base.report as PreviewSide, headReport as PreviewSide, opts.threshold);
@@ -98,7 +100,8 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
       },
       comparison,
     );
-    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after?.interrupted ?? false) };
+    const holds = after ? { side: 'head' as const, part: after.partial } : { side: 'base' as const, part: base.partial };
+    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after?.interrupted ?? false), holds };
   } finally {
     await tenant.close();
   }
@@ -118,6 +121,8 @@ interface SideResult {
   /** How the tenant's Roles changed while the tests ran (empty: they did not). */
   contamination: string[];
   interrupted: boolean;
+  /** Ctrl-C stopped the apply of the side's Roles midway: the tenant holds part of them, and no test ran. */
+  partial: boolean;
 }
 
 /** One side: its Roles applied with prune, the tenant listed, the tests run, the tenant listed again. */
@@ -152,6 +157,7 @@ async function runSide(s: {
     });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
+  let partial = false;
   if (fresh.plan.changes.length > 0) {
     // Journalled like any apply, marked as preview's: the commit is the side's, whose files it applies.
     const journal = await journalFor(ports.cwd, ports.env, opts.config, tenant, 'preview', (line) => ports.output.err(line), { commit: s.commit ?? null, dirty: s.label === 'head' && s.dirty !== false, preview: true });
@@ -159,16 +165,18 @@ async function runSide(s: {
       outcomes: await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted }),
       interrupted: opts.signal.aborted,
     }));
-    const failed = outcomes.filter((o) => !['created', 'updated', 'deleted'].includes(o.status));
+    // Ctrl-C leaves the rest not started: an interruption, not a failure.
+    partial = outcomes.some((o) => o.status === 'not_started');
+    const failed = outcomes.filter((o) => !['created', 'updated', 'deleted', 'not_started'].includes(o.status));
     if (failed.length > 0) {
       const first = failed[0]!;
       throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ''}${failed.length > 1 ? `, and ${failed.length - 1} more` : ''}`);
     }
   }
-  ports.output.err(`${s.label}: ${fresh.plan.changes.length === 0 ? 'the tenant already held these Roles' : `applied (${planSummaryLine(fresh.plan)})`}`);
+  ports.output.err(`${s.label}: ${fresh.plan.changes.length === 0 ? 'the tenant already held these Roles' : `${partial ? 'applied in part, interrupted' : 'applied'} (${planSummaryLine(fresh.plan)})`}`);
   // Listed after the apply: the Roles the tests run against, the plan of them empty.
-  const check = await planned();
-  const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
+  const check = partial ? undefined : await planned();
+  const contamination = check && check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
   const assertions = await prepareAssertions(ports.cwd, s.config, s.flows, { update: false, env: ports.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
   const { report, interrupted } = await runTestSession({
     tenant,
@@ -186,8 +194,8 @@ async function runSide(s: {
     judges: s.config.judges,
     workTree: () => workTreeState(ports.cwd, {}),
   });
-  contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
-  return { report, contamination, interrupted };
+  if (check) contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
+  return { report, contamination, interrupted, partial };
 }
 
 /** The commit checked out and whether the role files, flow tests or config differ from it (null: not in git). */

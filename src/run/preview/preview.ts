@@ -4,6 +4,7 @@ import { RoleflowError } from '../../core/errors.js';
 import { renderPreviewMarkdown, renderPreviewText } from '../../core/preview/index.js';
 import type { Redactor } from '../../core/text/redact.js';
 import { jsonText } from '../../core/text/safe-text.js';
+import { quote } from '../../core/roles/index.js';
 import { writeFileAtomic } from '../../files/role-files.js';
 import { displayPath } from '../../files/source-files.js';
 import { renderPreviewHtml } from '../../report/html/preview.js';
@@ -60,7 +61,15 @@ export async function preview(options: PreviewOptions, ports: Ports): Promise<nu
   if (format === 'json') output.data(document, (d) => `${jsonText(d, 2)}\n`);
   else output.out((format === 'markdown' ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ''));
   if (html !== undefined) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome, output.redactor)}`);
-  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (outcome.interrupted) {
+    const { side, part } = outcome.holds;
+    if (side === 'base' || part) {
+      const name = document.tenant;
+      const roles = side === 'base' ? `the base's Roles (${document.base.ref ?? ''})` : "the work tree's Roles";
+      output.err(`Interrupted: tenant ${quote(name)} holds ${part ? 'part of ' : ''}${roles}${side === 'base' ? ", not the work tree's" : ''}: apply them (roleflow apply --tenant ${name}) or run preview again`);
+    }
+    return ExitCode.Interrupted;
+  }
   if (document.contaminated) {
     output.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join('; ')}); run it again`);
     return ExitCode.Error;
