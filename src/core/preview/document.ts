@@ -14,6 +14,8 @@ export interface PreviewDocument {
   contaminated: boolean;
   /** What changed, one line each (empty unless contaminated). */
   contamination: string[];
+  /** Ctrl-C stopped the run: the tests that did not run on a side show as skipped or not in it. Absent when it ran to the end. */
+  interrupted?: true;
   /** Executions started, both sides. */
   executions: number;
   summary: PreviewComparison['summary'];

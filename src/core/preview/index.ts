@@ -4,5 +4,5 @@
  */
 export { comparePreview, isRegression, verdictOf, type PreviewComparison, type PreviewResult, type PreviewSide, type PreviewVerdict, type TestPreview } from './compare.js';
 export { previewDocument, PREVIEW_FORMAT_VERSION, type PreviewDocument } from './document.js';
-export { renderPreviewMarkdown, renderPreviewText } from './render.js';
+export { INCOMPLETE, renderPreviewMarkdown, renderPreviewText } from './render.js';
 export { rolesDiffer } from './roles.js';

@@ -9,10 +9,13 @@ import type { PreviewDocument } from './document.js';
 
 /** `roleflow preview`'s text and markdown: functions of its JSON document. */
 
+/** What an interrupted preview's comparison says of itself. */
+export const INCOMPLETE = 'Interrupted: the tests that did not run on a side show as skipped or not in it, so this comparison is incomplete.';
+
 export function renderPreviewText(doc: PreviewDocument): string {
   const { summary } = doc;
   const out = [
-    `roleflow preview — tenant ${escapeControls(doc.tenant)}${doc.contaminated ? '  CONTAMINATED' : ''}`,
+    `roleflow preview — tenant ${escapeControls(doc.tenant)}${doc.contaminated ? '  CONTAMINATED' : ''}${doc.interrupted ? '  INTERRUPTED' : ''}`,
     `base  ${sideLabel(doc.base)}`,
     `head  ${sideLabel(doc.head)}`,
     summaryLine(summary),
@@ -28,6 +31,7 @@ export function renderPreviewText(doc: PreviewDocument): string {
   }
   if (summary.unchanged > 0) out.push(`${plural(summary.unchanged, 'test')} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join('; ')}): someone else used the preview tenant, so the comparison cannot be trusted.`);
+  if (doc.interrupted) out.push(INCOMPLETE);
   return `${out.join('\n')}\n`;
 }
 
@@ -40,13 +44,14 @@ export function renderPreviewMarkdown(doc: PreviewDocument, opts: { maxChars?: n
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const head = [
     ...(opts.marker === undefined ? [] : [`<!-- ${opts.marker} -->`]),
-    `### Behaviour diff — tenant ${mdCode(doc.tenant)}${doc.contaminated ? ' ⚠️ contaminated' : ''}`,
+    `### Behaviour diff — tenant ${mdCode(doc.tenant)}${doc.contaminated ? ' ⚠️ contaminated' : ''}${doc.interrupted ? ' ⚠️ interrupted' : ''}`,
     '',
     `Base ${mdText(sideLabel(doc.base))} · head ${mdText(sideLabel(doc.head))}`,
     '',
     `**${mdText(summaryLine(doc.summary))}**`,
     '',
     ...(doc.contaminated ? [`> ⚠️ The tenant's Roles changed while the tests ran: ${mdText(doc.contamination.join('; '))}. Run the preview again.`, ''] : []),
+    ...(doc.interrupted ? [`> ⚠️ ${mdText(INCOMPLETE)}`, ''] : []),
   ].join('\n');
   const notable = ordered(doc.tests).filter(isNotable);
   const tail = doc.summary.unchanged > 0 ? `\n${plural(doc.summary.unchanged, 'test')} unchanged.\n` : '\n';

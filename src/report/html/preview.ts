@@ -1,4 +1,4 @@
-import type { PreviewDocument, TestPreview } from '../../core/preview/index.js';
+import { INCOMPLETE, type PreviewDocument, type TestPreview } from '../../core/preview/index.js';
 import { stableJson } from '../../core/text/stable-json.js';
 import { HTML_STYLE } from './assets.js';
 import { diffPre, esc, escLines } from './charts.js';
@@ -21,6 +21,7 @@ export function renderPreviewHtml(doc: PreviewDocument, reports: { base: RunRepo
 <div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
 <p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
 ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join('; '))}</p>` : ''}
+${doc.interrupted ? `<p class="fail">${esc(INCOMPLETE)}</p>` : ''}
 </header>
 <section id="tests"><h2>Tests</h2><div class="scroll" tabindex="0" role="group" aria-label="tests"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
 ${doc.tests.map(row).join('\n')}

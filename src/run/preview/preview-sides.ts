@@ -86,6 +86,7 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
     const after = base.interrupted ? undefined : await side('head', headFiles.value, config);
     const headReport = after?.report ?? emptyReport(base.report);
     const comparison = comparePreview(base.report as PreviewSide, headReport as PreviewSide, opts.threshold);
+    const interrupted = base.interrupted || (after?.interrupted ?? false);
     const contamination = [...base.contamination.map((l) => `base: ${l}`), ...(after?.contamination ?? []).map((l) => `head: ${l}`)];
     const document = previewDocument(
       {
@@ -96,12 +97,13 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
         head: { commit: head.commit ?? null, dirty: head.dirty },
         contaminated: contamination.length > 0,
         contamination,
+        ...(interrupted && { interrupted: true as const }),
         executions: base.report.summary.executions * (baseRoles ? 1 : 0) + headReport.summary.executions,
       },
       comparison,
     );
     const holds = after ? { side: 'head' as const, part: after.partial } : { side: 'base' as const, part: base.partial };
-    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after?.interrupted ?? false), holds };
+    return { document, reports: { base: base.report, head: headReport }, interrupted, holds };
   } finally {
     await tenant.close();
   }
