@@ -180,6 +180,16 @@ describe('roleflow preview', () => {
     expect(doc(result).contamination[0]).toMatch(/^base: Role "a" changed \(description\)$/);
     expect(result.stderr).toContain('preview: contaminated');
   });
+  it('refuses, with nothing sent, a head whose plan a guard refuses once the base is applied (a protected Role it changes), exit 4', async () => {
+    const r = await repo({ 'roles/keep.md': roleText('keep', 'base', 'Kept.'), 'roles/a.md': roleText('a', 'first', 'You are A.') }, {}, 'roles: { protect: ["keep"] }\n');
+    await git('git', ['rm', '-q', 'roles/keep.md'], { cwd: r.p.dir });
+    const result = await r.cli(['preview', '--tenant', 'preview', '--base', 'main']);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toBe('error: the head\'s plan, once the base is applied, is refused by Role "keep" is protected (protect: "keep"): refusing to delete it\n');
+    expect(result.stdout).toBe('');
+    expect(mutations(r.em)).toEqual([]);
+  });
+
   it('ends with 130 when interrupted while the base is applied, and says in one line that the tenant holds part of the base\'s Roles', async () => {
     const roles = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [`roles/${n}.md`, roleText(n, 'base', `You are ${n}.`)]));
     const r = await repo(roles, { latencyMs: 150 }, 'roles: { concurrency: 1 }\n');

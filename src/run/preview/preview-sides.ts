@@ -16,6 +16,7 @@ import { executePlan } from '../roles/apply-plan.js';
 import { journalFor, withJournal } from '../journal.js';
 import { makeFreshPlan } from '../roles/fresh-plan.js';
 import { refuseBrokenPlan } from '../roles/saved-plan.js';
+import { refuseHeadAfterBase } from './preview-guards.js';
 import { readJsonReports } from '../read-reports.js';
 import type { Ports } from '../ports.js';
 import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from '../flows/test-session.js';
@@ -77,6 +78,12 @@ export async function previewSides(opts: PreviewSidesOptions, ports: Ports): Pro
         `preview would start ${executions} flow executions on tenant ${quote(name)} (${perSide} a side), more than preview.max_executions (${config.preview.maxExecutions}): narrow it with PATH arguments, or raise the limit in the config`,
         'guard',
       );
+    }
+    if (baseRoles) {
+      // The base's plan, then the head's as it will be once the base is applied: a guard refusing either refuses now.
+      const fresh = await makeFreshPlan({ cwd, config: baseRoles.config, rolesDir, prune: true, allowEmptyPrune: true, open: () => Promise.resolve(tenant), now: ports.clock.now(), files: Promise.resolve({ ok: true, value: [...baseRoles.files] }), planPolicy: false, env });
+      refuseBrokenPlan(fresh.plan);
+      refuseHeadAfterBase(fresh.plan, fresh.remote, headFiles.value, config, tenant, ports.clock.now());
     }
     const head = await headState(cwd, config, env);
     output.err(`preview on tenant ${quote(name)}: ${plural(executions, 'flow execution')} (${plural(runs.length, 'test')} × transport${baseRoles ? ', on each side' : ''})`);
