@@ -137,8 +137,8 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
     output,
     async openTenant(config, tenantFlags, opts = {}) {
       const { openTenant } = await import('../tenant/open-tenant.js');
-      // Secrets from the environment are redacted even before the tenant is open.
-      io.addSecrets(environmentSecrets(context.env));
+      // Secrets from the environment, every configured tenant's token among them, are redacted even before the tenant is open.
+      io.addSecrets(environmentSecrets(context.env, Object.values(config.tenants).map((t) => t.tokenEnv)));
       const named = opts.named === true ? tenantFlags.tenant : undefined;
       const tenant = await openTenant({
         config,

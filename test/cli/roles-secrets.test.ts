@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, runCli, type CliResult } from '../helpers/cli.js';
-import { emulator, project, roleText, run, TOKEN, type Project } from './roles-kit.js';
+import { emulator, project, roleText, run, seed, TOKEN, type Project } from './roles-kit.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
 const WRONG = 'rf-SECRET-wrong-0c9d8e7f6a5b';
@@ -77,5 +77,21 @@ describe('the token never appears in any output', () => {
     expect(applied).toMatchObject({ status: 'applied', summary: expect.objectContaining({ created: 1 }) });
     const pulled = await json(['pull', '--roles', 'pulled', '--json']);
     expect(pulled['summary']).toEqual({ written: 1, unchanged: 0, skipped: 0 });
+  });
+
+  it("hides another configured tenant's token, whatever its variable is called, when a Role on the tenant holds it", async () => {
+    const prod = 'prodkey-4b5c6d7e8f90';
+    const em = await emulator();
+    await seed(em, 'stray', `copied ${prod}`, `The key: ${prod}.`);
+    const config = `default_tenant: staging\ntenants:\n  staging:\n    base_url: ${em.baseUrl}\n    token_env: STAGING_KEY\n  production:\n    base_url: https://prod.example.invalid\n    token_env: PROD_KEY\n`;
+    const p = await project({ 'roleflow.config.yaml': config, 'roles/a.md': roleText('a', 'd', 'c') });
+    const env = { STAGING_KEY: em.token, PROD_KEY: prod };
+    const plan = await runCli(['plan', '--prune', '--verbose'], { cwd: p.dir, env });
+    expect(plan.stdout).toContain('delete stray');
+    const planJson = await runCli(['plan', '--prune', '--json'], { cwd: p.dir, env });
+    expect(JSON.parse(planJson.stdout)).toMatchObject({ changes: expect.arrayContaining([expect.objectContaining({ before: expect.objectContaining({ description: 'copied ***' }) })]) });
+    const applied = await runCli(['apply', '--prune', '--auto-approve', '--verbose'], { cwd: p.dir, env });
+    expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 1 deleted.');
+    for (const r of [plan, planJson, applied]) expectNoToken(r, prod, em.token);
   });
 });
