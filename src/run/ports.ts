@@ -148,7 +148,7 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
         ...(flags.verbose ? { onRequest: (r) => io.err(requestLine(r, named)) } : {}),
         onRetry: (line) => io.err(opts.named === true ? `tenant ${escapeControls(tenantFlags.tenant ?? '')}: ${line}` : line),
       });
-      io.addSecrets(tenant.secrets);
+      io.addSecrets(tenant.secrets, tenant.target.tokenEnv);
       const close = tenant.close.bind(tenant);
       const tracked: OpenTenant = {
         ...tenant,

@@ -79,6 +79,15 @@ describe('the token never appears in any output', () => {
     expect(pulled['summary']).toEqual({ written: 1, unchanged: 0, skipped: 0 });
   });
 
+  it('warns of a short token by the variable the tenant reads it from, not another one holding the same value', async () => {
+    const em = await emulator({ token: 'abc' });
+    const config = `default_tenant: staging\ntenants:\n  staging:\n    base_url: ${em.baseUrl}\n    token_env: STAGING_KEY\n`;
+    const p = await project({ 'roleflow.config.yaml': config, 'roles/a.md': roleText('a', 'd', 'c') });
+    const plan = await runCli(['plan'], { cwd: p.dir, env: { AN_ALIAS: 'abc', STAGING_KEY: 'abc' } });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('warning: STAGING_KEY is only 3 characters');
+  });
+
   it("hides another configured tenant's token, whatever its variable is called, when a Role on the tenant holds it", async () => {
     const prod = 'prodkey-4b5c6d7e8f90';
     const em = await emulator();
