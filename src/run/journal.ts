@@ -79,6 +79,7 @@ export async function journalFor(
     meta: await journalMeta(cwd, env, config, meta),
     warn,
     holdsSecret: (text) => secrets.holds(text),
+    maskSecrets: (text) => secrets.mask(text),
     ...(rollbackOf !== undefined && { rollbackOf }),
     ...(preview === true && { preview }),
   };
@@ -94,6 +95,8 @@ export interface JournalOptions {
   now?: () => Date;
   /** Whether a text holds a secret: the record keeps no such content. */
   holdsSecret?: (text: string) => boolean;
+  /** A Role's name with its secrets masked, as the record keeps it. */
+  maskSecrets?: (text: string) => string;
   /** Warnings for stderr: lines of the journal that are not records, a final line that could not be written. */
   warn: (line: string) => void;
 }
@@ -134,6 +137,7 @@ export async function withJournal<R extends { outcomes: readonly ApplyOutcome[];
     ...(opts.rollbackOf !== undefined && { rollbackOf: opts.rollbackOf }),
     ...(opts.preview === true && { preview: true }),
     ...(opts.holdsSecret !== undefined && { holdsSecret: opts.holdsSecret }),
+    ...(opts.maskSecrets !== undefined && { maskSecrets: opts.maskSecrets }),
   };
   if (plan.changes.length === 0) {
     const result = await apply();

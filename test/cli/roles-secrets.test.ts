@@ -79,6 +79,20 @@ describe('the token never appears in any output', () => {
     expect(pulled['summary']).toEqual({ written: 1, unchanged: 0, skipped: 0 });
   });
 
+  it('keeps no token in the apply journal: a Role on the tenant whose name holds one is deleted by --prune', async () => {
+    const em = await emulator();
+    await seed(em, `stray-${TOKEN}`);
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const applied = await run(p, em, ['apply', '--prune', '--auto-approve']);
+    expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 1 deleted.');
+    const journal = await readFile(join(p.dir, '.roleflow', 'history', 'test.jsonl'), 'utf8');
+    expect(journal).toContain('"name":"stray-***"');
+    expect(journal).not.toContain(TOKEN);
+    const listed = await run(p, em, ['history', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expectNoToken(listed, TOKEN);
+  });
+
   it('warns of a short token by the variable the tenant reads it from, not another one holding the same value', async () => {
     const em = await emulator({ token: 'abc' });
     const config = `default_tenant: staging\ntenants:\n  staging:\n    base_url: ${em.baseUrl}\n    token_env: STAGING_KEY\n`;
