@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, runCli, type CliResult } from '../helpers/cli.js';
@@ -91,6 +91,28 @@ describe('the token never appears in any output', () => {
     const listed = await run(p, em, ['history', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     expectNoToken(listed, TOKEN);
+  });
+
+  it('keeps no short tenant token in the journal either, and history masks what an older journal holds', async () => {
+    const em = await emulator({ token: 'tk-7777' });
+    await seed(em, 'stray-tk-7777');
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const env = { env: { ROLEFLOW_TOKEN: 'tk-7777' } };
+    const args = ['--base-url', em.baseUrl, '--tenant', 'test'];
+    const applied = await runCli(['apply', '--prune', '--auto-approve', ...args], { cwd: p.dir, ...env });
+    expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 1 deleted.');
+    const path = join(p.dir, '.roleflow', 'history', 'test.jsonl');
+    const journal = await readFile(path, 'utf8');
+    expect(journal).not.toContain('tk-7777');
+    // A journal written before names were masked.
+    await writeFile(path, journal.replaceAll('stray-***', 'stray-tk-7777'));
+    const id = (JSON.parse(journal.split('\n')[0]!) as { id: string }).id;
+    for (const argv of [['history', '--json'], ['history'], ['history', 'show', id], ['history', 'show', id, '--json']]) {
+      const r = await runCli([...argv, ...args], { cwd: p.dir, ...env });
+      expect(r.code, r.stderr).toBe(0);
+      if (argv.length > 1) expect(r.stdout).toContain('stray-***');
+      expectNoToken(r, 'tk-7777');
+    }
   });
 
   it('warns of a short token by the variable the tenant reads it from, not another one holding the same value', async () => {
