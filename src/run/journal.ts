@@ -26,6 +26,8 @@ import { fileJournal } from '../files/journal-file.js';
 import { rolesDirOf } from '../files/role-files.js';
 import { tenantJournal } from '../tenant/journal-role.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
+import { makeRedactor } from '../core/text/redact.js';
+import { configuredSecrets } from './ports.js';
 
 /** Where tenant `tenant`'s journal is, as the config says (`history.store`). */
 export function openJournal(cwd: string, config: Config, tenant: OpenTenant): JournalStore {
@@ -73,12 +75,15 @@ export async function journalFor(
 ): Promise<JournalOptions> {
   const { rollbackOf, preview, ...meta } = given;
   const secrets = secretScanner(env, config);
+  // The scanner leaves out short values; the tenant's token is masked whatever its length, as in every output.
+  const redactor = makeRedactor([...tenant.secrets, ...configuredSecrets(env, config)]);
   return {
     store: openJournal(cwd, config, tenant),
     command,
     meta: await journalMeta(cwd, env, config, meta),
     warn,
-    holdsSecret: (text) => secrets.holds(text),
+    holdsSecret: (text) => secrets.holds(text) || redactor.text(text) !== text,
+    maskSecrets: (text) => secrets.mask(redactor.text(text)),
     ...(rollbackOf !== undefined && { rollbackOf }),
     ...(preview === true && { preview }),
   };
@@ -94,6 +99,8 @@ export interface JournalOptions {
   now?: () => Date;
   /** Whether a text holds a secret: the record keeps no such content. */
   holdsSecret?: (text: string) => boolean;
+  /** A Role's name with its secrets masked, as the record keeps it. */
+  maskSecrets?: (text: string) => string;
   /** Warnings for stderr: lines of the journal that are not records, a final line that could not be written. */
   warn: (line: string) => void;
 }
@@ -134,6 +141,7 @@ export async function withJournal<R extends { outcomes: readonly ApplyOutcome[];
     ...(opts.rollbackOf !== undefined && { rollbackOf: opts.rollbackOf }),
     ...(opts.preview === true && { preview: true }),
     ...(opts.holdsSecret !== undefined && { holdsSecret: opts.holdsSecret }),
+    ...(opts.maskSecrets !== undefined && { maskSecrets: opts.maskSecrets }),
   };
   if (plan.changes.length === 0) {
     const result = await apply();

@@ -137,8 +137,8 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
     output,
     async openTenant(config, tenantFlags, opts = {}) {
       const { openTenant } = await import('../tenant/open-tenant.js');
-      // Secrets from the environment are redacted even before the tenant is open.
-      io.addSecrets(environmentSecrets(context.env));
+      // Secrets from the environment, every configured tenant's token among them, are redacted even before the tenant is open.
+      io.addSecrets(configuredSecrets(context.env, config));
       const named = opts.named === true ? tenantFlags.tenant : undefined;
       const tenant = await openTenant({
         config,
@@ -148,7 +148,7 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
         ...(flags.verbose ? { onRequest: (r) => io.err(requestLine(r, named)) } : {}),
         onRetry: (line) => io.err(opts.named === true ? `tenant ${escapeControls(tenantFlags.tenant ?? '')}: ${line}` : line),
       });
-      io.addSecrets(tenant.secrets);
+      io.addSecrets(tenant.secrets, tenant.target.tokenEnv);
       const close = tenant.close.bind(tenant);
       const tracked: OpenTenant = {
         ...tenant,
@@ -189,6 +189,15 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
 }
 
 /** The config the verb uses: `--config FILE`, else `ROLEFLOW_CONFIG`, else the nearest roleflow.config.yaml (see `loadConfig`). */
+/**
+ * The secrets of the environment this config makes known: the values of secret variables by
+ * name, and of every configured tenant's `token_env` whatever it is called (a Role on one tenant
+ * may hold another's token). An open tenant adds its own token, whatever its length.
+ */
+export function configuredSecrets(env: Record<string, string | undefined>, config: Config): string[] {
+  return environmentSecrets(env, Object.values(config.tenants).map((t) => t.tokenEnv));
+}
+
 export async function configOf(options: CommonOptions, ports: Pick<Ports, 'cwd' | 'env'>): Promise<Config> {
   const { loadConfig } = await import('../files/config-file.js');
   return loadConfig(ports.cwd, options.config, ports.env);

@@ -48,14 +48,17 @@ export function isSecretVariable(name: string): boolean {
 }
 
 /**
- * The values of the secret variables in `env`, for a redactor. Values under 6 characters are left
- * out: masking them would rewrite ordinary words everywhere (the tenant token is masked whatever
- * its length, as the client's own secret).
+ * The values of the secret variables in `env`, for a redactor: those secret by their name, and
+ * `tokenVariables` (every configured tenant's `token_env`, whatever it is called: a Role on one
+ * tenant may hold another's token). Values under 6 characters are left out: masking them would
+ * rewrite ordinary words everywhere (the tenant token is masked whatever its length, as the
+ * client's own secret).
  */
-export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+export function environmentSecrets(env: Record<string, string | undefined>, tokenVariables: Iterable<string> = []): string[] {
+  const tokens = new Set(tokenVariables);
   const found: string[] = [];
   for (const [key, value] of Object.entries(env)) {
-    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+    if (value && (isSecretVariable(key) || tokens.has(key)) && value.length >= 6) found.push(value);
   }
   return found;
 }

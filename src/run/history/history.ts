@@ -4,7 +4,7 @@ import { HISTORY_FORMAT_VERSION, HISTORY_ROLE, recordDocument, renderHistoryText
 import { quote, showName } from '../../core/roles/index.js';
 import { fileJournal } from '../../files/journal-file.js';
 import { tenantNameOf, type OpenTenant } from '../../tenant/open-tenant.js';
-import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
+import { configOf, configuredSecrets, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { oneTenant, openOneTenant, type TenantOptions } from '../tenants.js';
 import { selectTenants } from '../../core/tenants/select.js';
 import { openJournal, readRecords } from '../journal.js';
@@ -74,6 +74,8 @@ export async function historyShow(options: HistoryShowOptions, ports: Ports): Pr
 /** The config, the tenant's name as the options give it, and how its journal is read (the tenant opened only for `history.store: tenant`). */
 async function journalOf(options: CommonOptions & TenantOptions, ports: Ports, verb: string): Promise<{ config: Config; tenant: string; reader: HistoryPorts }> {
   const config = await configOf(options, ports);
+  // A journal kept in a file is read without opening the tenant: what it holds is masked all the same.
+  ports.output.addSecrets(configuredSecrets(ports.env, config));
   const tenant = tenantNameOf(config, { tenant: oneTenant(options, ports, verb), baseUrl: options.baseUrl });
   const reader: HistoryPorts = {
     open: (name) => openOneTenant(ports, config, options, verb, name),

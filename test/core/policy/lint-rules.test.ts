@@ -102,6 +102,13 @@ describe('secrets: always an error, never echoed', () => {
       '5:3 content holds the value of MY_SECRET',
     ]);
   });
+
+  test('mask: each secret found is ***, overlapping ones as one, the rest kept', () => {
+    const scanner = secretScanner({ A_TOKEN: 'abcdefgh-1234', B_TOKEN: '1234-wxyz-5678' });
+    expect(scanner.mask('stray-abcdefgh-1234-wxyz-5678!')).toBe('stray-***!');
+    expect(scanner.mask('x abcdefgh-1234 y 1234-wxyz-5678 z')).toBe('x *** y *** z');
+    expect(scanner.mask('nothing here')).toBe('nothing here');
+  });
 });
 
 describe('flow rules', () => {

@@ -32,6 +32,8 @@ export interface JournalDraft {
   preview?: boolean;
   /** Whether a text holds a secret (a token, a key): such content is never kept. */
   holdsSecret?: (text: string) => boolean;
+  /** A name with every secret in it masked (`***`): a Role on the tenant may be named with one, and the journal is a file. */
+  maskSecrets?: (text: string) => string;
 }
 
 /** The `started` line: every change `not_started`, and the content roleflow may need to put back. */
@@ -50,7 +52,7 @@ export function startedRecord(draft: JournalDraft): JournalRecord {
     tenant: draft.plan.tenant.name,
     plan_digest: draft.plan.digest ?? planDigest(draft.plan),
     status: 'started',
-    changes: draft.plan.changes.map((c) => journalChange(c, undefined)),
+    changes: draft.plan.changes.map((c) => journalChange(c, undefined, draft.maskSecrets)),
     ...(Object.keys(content).length > 0 && { before_content: content }),
     ...(draft.rollbackOf !== undefined && { rollback_of: draft.rollbackOf }),
     ...(draft.preview === true && { preview: true as const }),
@@ -65,7 +67,7 @@ export function startedRecord(draft: JournalDraft): JournalRecord {
  */
 export function finishedRecord(draft: JournalDraft, outcomes: readonly ApplyOutcome[], interrupted: boolean, finishedAt: string): JournalRecord {
   const { before_content: _kept, ...started } = startedRecord(draft);
-  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i]));
+  const changes = draft.plan.changes.map((c, i) => journalChange(c, outcomes[i], draft.maskSecrets));
   const status = interrupted ? 'interrupted' : changes.every((c) => c.outcome === 'done') ? 'completed' : 'failed';
   return { ...started, finished_at: finishedAt, status, changes, state: stateAfter(draft, changes) };
 }
@@ -139,13 +141,13 @@ export function shasInGit(records: readonly JournalRecord[]): Set<string> {
   return shas;
 }
 
-function journalChange(change: PlanChange, outcome: ApplyOutcome | undefined): JournalChange {
+function journalChange(change: PlanChange, outcome: ApplyOutcome | undefined, mask: (text: string) => string = (text) => text): JournalChange {
   const id = change.id ?? outcome?.id;
   return {
     action: change.action,
-    name: change.name,
+    name: mask(change.name),
     ...(id !== undefined && { id }),
-    ...(change.action === 'update' && change.before.name !== change.name && { renamed_from: change.before.name }),
+    ...(change.action === 'update' && change.before.name !== change.name && { renamed_from: mask(change.before.name) }),
     ...(change.action !== 'create' && { before_sha256: roleSha(change.before) }),
     ...(change.action !== 'delete' && { after_sha256: roleSha(change.after) }),
     outcome: outcome === undefined ? 'not_started' : changeOutcome(outcome.status),

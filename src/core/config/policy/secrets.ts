@@ -1,4 +1,4 @@
-import { isSecretVariable } from '../../text/redact.js';
+import { isSecretVariable, MASK } from '../../text/redact.js';
 
 /**
  * Secrets in a Role's text (PRODUCT.md "Lint and policy"): a Role is sent to a tenant and shown
@@ -30,6 +30,8 @@ export interface SecretScanner {
   find(text: string): SecretHit[];
   /** Whether `text` holds any (a cheaper `find(text).length > 0`). */
   holds(text: string): boolean;
+  /** `text` with every secret found replaced by `***` (overlapping ones as one). */
+  mask(text: string): string;
 }
 
 /**
@@ -58,5 +60,15 @@ export function secretScanner(env: Record<string, string | undefined>, config?: 
     const seen = new Set<number>();
     return hits.sort((a, b) => a.index - b.index).filter((h) => (seen.has(h.index) ? false : (seen.add(h.index), true)));
   };
-  return { find, holds: (text) => find(text).length > 0 };
+  const mask = (text: string): string => {
+    let out = '';
+    let at = 0;
+    for (const hit of find(text)) {
+      if (hit.index + hit.length <= at) continue;
+      out += `${text.slice(at, Math.max(at, hit.index))}${hit.index >= at ? MASK : ''}`;
+      at = hit.index + hit.length;
+    }
+    return out + text.slice(at);
+  };
+  return { find, holds: (text) => find(text).length > 0, mask };
 }
