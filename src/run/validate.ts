@@ -5,9 +5,9 @@ import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../
 import { pushAll } from '../core/text/lists.js';
 import { safeText } from '../core/text/safe-text.js';
 import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flows/flow-files.js';
-import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
+import { filesForTenant, roleFilesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles, strayRoleFiles } from '../files/role-files.js';
-import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
+import { renderedSecretIssues, roleSecretIssues, secretScanner, type SecretScanner } from '../core/config/policy/index.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 import { embeddedFlowsOf, type EmbeddedFlowsFile } from '../files/config-file.js';
@@ -31,13 +31,11 @@ export interface ValidateOptions extends CommonOptions {
 export async function validate(options: ValidateOptions, ports: Ports): Promise<number> {
   const { cwd, output } = ports;
   const config = await configOf(options, ports);
-  const configured = Object.keys(config.tenants);
-  const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
-  const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
-  const embedded = usesLocal || config.local.flowsConfig !== undefined ? embeddedFlowsOf(cwd, config) : undefined;
+  const tenants = tenantsOfConfig(config);
+  const embedded = tenants.some((t) => t.name === 'local') || config.local.flowsConfig !== undefined ? embeddedFlowsOf(cwd, config) : undefined;
   const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
     strictEnd: config.flows.strictEnd,
-    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    tenants,
     testTenant: testTenantOf(config, ports.env),
     ...(embedded && { embeddedFlows: embedded }),
     secrets: secretScanner(ports.env, config),
@@ -54,6 +52,13 @@ export async function validate(options: ValidateOptions, ports: Ports): Promise<
     output.out(`${count(result.roleFiles, 'role file')} and ${count(result.flowFiles, 'flow test file')} are valid.`);
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
+}
+
+/** The tenants role files are rendered for: the configured ones, and `local` when it is in use (no tenant configured, or the default). */
+export function tenantsOfConfig(config: Config): { name: string; vars: TenantVars }[] {
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
+  return [...new Set([...(usesLocal ? ['local'] : []), ...configured])].map((name) => ({ name, vars: tenantVars(config, name) }));
 }
 
 export interface Validation {
@@ -108,10 +113,17 @@ export async function validateSources(
       roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
+      const scanner = options.secrets ?? secretScanner({});
+      const written = roleSecretIssues(loaded.value, scanner);
+      result.issues.push(...written);
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       pushAll(result.issues, varIssuesOfTenants(tenants));
+      // …and a secret a variable puts in, as each tenant would get it.
+      for (const t of options.tenants ?? []) {
+        const rendered = roleFilesForTenant(loaded.value, t.name, t.vars);
+        if (rendered.ok) pushAll(result.issues, renderedSecretIssues(rendered.value.kept, t.name, scanner, written));
+      }
       // `local` is a tenant a file may name, rendered for or not.
       if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));
     } else pushAll(result.issues, loaded.issues);

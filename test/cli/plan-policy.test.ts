@@ -106,14 +106,30 @@ describe('a secret pasted in a Role', () => {
     await expect(p.read('plan.json')).rejects.toThrow();
   });
 
-  it('a secret a variable puts in stops plan, naming the tenant', async () => {
+  it('a secret a variable puts in stops plan, and is an error in validate and lint, naming the tenant', async () => {
     const em = await emulator();
     const p = await prodProject(em, '    []\n', { 'roles/a.md': roleText('a', 'd', 'key ${vars.key}') });
     await p.write('roleflow.config.yaml', (await p.read('roleflow.config.yaml')).replace('policy:\n  plan:\n    []\n', 'vars: { key: AKIAIOSFODNN7EXAMPLE }\n'));
     const r = await runCli(['apply', '--auto-approve'], { cwd: p.dir, env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('roles/a.md:5:5: secrets: content holds an AWS access key id: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file) (once ${vars} are put in for tenant prod-eu)');
+    const line = 'roles/a.md:5:5: secrets: content holds an AWS access key id: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file) (once ${vars} are put in for tenant prod-eu)';
+    expect(r.stderr).toContain(line);
     expect(em.roles()).toEqual([]);
+    const validated = await runCli(['validate'], { cwd: p.dir, env });
+    expect(validated.code).toBe(1);
+    expect(validated.stderr.split('\n')).toContain(line);
+    const linted = await runCli(['lint', '--format', 'json'], { cwd: p.dir, env });
+    expect(linted.code).toBe(1);
+    expect(JSON.parse(linted.stdout)).toMatchObject({ findings: [{ rule: 'secrets', level: 'error', file: 'roles/a.md', line: 5, column: 5 }] });
+  });
+
+  it('a secret a variable puts in is said once where the role file holds it too', async () => {
+    const em = await emulator();
+    const p = await prodProject(em, '    []\n', { 'roles/a.md': roleText('a', 'd', 'AKIAIOSFODNN7EXAMPLE ${vars.key}') });
+    await p.write('roleflow.config.yaml', (await p.read('roleflow.config.yaml')).replace('policy:\n  plan:\n    []\n', 'vars: { key: plain }\n'));
+    const validated = await runCli(['validate'], { cwd: p.dir, env });
+    expect(validated.code).toBe(1);
+    expect(validated.stderr.match(/secrets:/g)).toHaveLength(1);
   });
 
   it('a secret on the tenant (a Role\'s current content) is never written by plan --out', async () => {

@@ -3,13 +3,14 @@ import { posix, resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError, type Issue, type Result } from '../../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../core/flows/index.js';
-import { blocks, lintFlowFile, lintPluginFindings, lintRoleFile, renderLintJson, renderLintSarif, renderLintText, secretScanner, type Finding } from '../../core/config/policy/index.js';
-import { checkRoleSet, parseRoleFile, type RoleFile } from '../../core/roles/index.js';
+import { blocks, lintFlowFile, lintPluginFindings, lintRoleFile, renderedSecretIssues, renderLintJson, renderLintSarif, renderLintText, roleSecretIssues, secretScanner, type Finding } from '../../core/config/policy/index.js';
+import { checkRoleSet, parseRoleFile, roleFilesForTenant, type RoleFile } from '../../core/roles/index.js';
 import { ROLE_FILE } from '../../core/roles/role-file.js';
 import { parseYaml, type YamlSource } from '../../core/text/yaml-source.js';
 import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName, isJudgesFolder } from '../../files/flows/flow-files.js';
 import { loadSchema, packageVersion } from '../../files/package-root.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
+import { tenantsOfConfig } from '../validate.js';
 import { callPlugin, loadPolicyPlugins, type LoadedPlugin } from '../../files/policy-plugins.js';
 import { git } from '../../files/git/git-commit.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
@@ -66,6 +67,15 @@ export async function lintFiles(
   invalid([...roles.issues, ...checkRoleSet(roles.values)]);
   const scanner = secretScanner(options.env, config);
   for (const role of roles.values) findings.push(...lintRoleFile(role, config.policy.roles, scanner));
+  // A secret a config variable puts in, as each tenant would get the Role (the files as written are above).
+  const written = roleSecretIssues(roles.values, scanner);
+  for (const tenant of tenantsOfConfig(config)) {
+    const rendered = roleFilesForTenant(roles.values, tenant.name, tenant.vars);
+    if (!rendered.ok) continue;
+    for (const i of renderedSecretIssues(rendered.value.kept, tenant.name, scanner, written)) {
+      findings.push({ rule: 'secrets', level: 'error', file: i.file, line: i.line, column: i.col, message: i.message.replace(/^secrets: /, '') });
+    }
+  }
 
   const flowSchema = loadSchema('flow-test');
   const flows = await loadTextFiles(flowSources, FLOW_TEST_FILE, (text, file) => withSource(parseFlowTestFile(text, file, flowSchema), text, file));

@@ -4,7 +4,7 @@ import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../..
 import type { Role } from '../../core/model.js';
 import { computePlan, type Plan } from '../../core/plan/index.js';
 import { membershipNotes, roleFilesForTenant, unmatchedTenantWarnings, type RoleFile } from '../../core/roles/index.js';
-import { roleSecretIssues, secretScanner, type Allow } from '../../core/config/policy/index.js';
+import { renderedSecretIssues, roleSecretIssues, secretScanner, type Allow } from '../../core/config/policy/index.js';
 import { loadRoleFiles, strayRoleFiles } from '../../files/role-files.js';
 import { withPolicy } from '../policy/plan-policy.js';
 import { displayPath, type SourceDir } from '../../files/source-files.js';
@@ -71,7 +71,7 @@ export async function makeFreshPlan(opts: {
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
     const { kept, excluded } = forTenant.value;
     // …and one that a variable puts in, as this tenant would get it.
-    const rendered = roleSecretIssues(kept, scanner).map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${name})` }));
+    const rendered = renderedSecretIssues(kept, name, scanner);
     if (rendered.length > 0) throw new InvalidFilesError(rendered);
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;

@@ -33,4 +33,4 @@ export {
 } from './plan-rules.js';
 export { lintPluginFindings, planPluginFindings, type PluginInput, type PolicyPlugin } from './plugins.js';
 export { planSecretPlaces, secretFields } from './plan-secrets.js';
-export { roleSecretIssues } from './role-secrets.js';
+export { renderedSecretIssues, roleSecretIssues } from './role-secrets.js';

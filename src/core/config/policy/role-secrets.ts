@@ -12,3 +12,16 @@ export function roleSecretIssues(files: readonly RoleFile[], scanner: SecretScan
   const none = emptyPolicy().roles;
   return files.flatMap((file) => lintRoleFile(file, none, scanner).map((f) => ({ file: f.file, line: f.line, col: f.column, message: `secrets: ${f.message}` })));
 }
+
+/**
+ * The secrets in role files as `tenant` gets them, `${vars}` put in (`rendered`): a Role holding
+ * a token through a config variable is sent and shown as one written into it. `written`: the
+ * issues of the files as written, left out here (said once).
+ */
+export function renderedSecretIssues(rendered: readonly RoleFile[], tenant: string, scanner: SecretScanner, written: readonly Issue[] = []): Issue[] {
+  const key = (i: Issue): string => `${i.file}:${i.line}:${i.col}:${i.message}`;
+  const said = new Set(written.map(key));
+  return roleSecretIssues(rendered, scanner)
+    .filter((i) => !said.has(key(i)))
+    .map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${tenant})` }));
+}
