@@ -109,11 +109,10 @@ export class HttpTransport {
         throw new RoleflowError(`${request.method} ${path}: the answer is larger than ${result.limit}; it was not read (raise the limit in the config if it is expected)`, 'too_large');
       }
       if (result.kind === 'failure' && result.timedOut) attempts = Math.min(attempts, attempt + 1);
-      const asked = result.kind === 'response' && result.status === 429 ? retryAfterMs(result.retryAfter) : undefined;
-      const wait = result.kind === 'response' ? backoffMs(attempt, result.retryAfter) : 0;
       // A rate limit that says how long to wait is waited out (up to RATE_LIMIT_PATIENCE_MS in all,
       // each wait counted as a second at least) without using up the retries, which are for failures.
-      const patient = asked !== undefined && askedWaitMs + Math.max(wait, 1000) <= RATE_LIMIT_PATIENCE_MS;
+      const asked = result.kind === 'response' && result.status === 429 && retryAfterMs(result.retryAfter) !== undefined ? backoffMs(attempt, result.retryAfter) : undefined;
+      const patient = asked !== undefined && askedWaitMs + Math.max(asked, 1000) <= RATE_LIMIT_PATIENCE_MS;
       if (patient) attempts++;
       const last = attempt >= attempts;
       if (result.kind === 'response') {
@@ -122,9 +121,9 @@ export class HttpTransport {
         }
         afterUnknown ||= result.status >= 500 && result.status !== 503;
         if (patient) {
-          askedWaitMs += Math.max(wait, 1000);
-          await this.pauseFor(wait);
-        } else await this.sleep(wait);
+          askedWaitMs += Math.max(asked, 1000);
+          await this.pauseFor(asked);
+        } else await this.sleep(backoffMs(attempt, result.retryAfter));
         continue;
       }
       if (last || !result.retryable || (result.sent && !policy.resendUnknown)) {
