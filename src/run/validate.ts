@@ -114,15 +114,14 @@ export async function validateSources(
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
       const scanner = options.secrets ?? secretScanner({});
-      const written = roleSecretIssues(loaded.value, scanner);
-      result.issues.push(...written);
+      result.issues.push(...roleSecretIssues(loaded.value, scanner));
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       pushAll(result.issues, varIssuesOfTenants(tenants));
       // …and a secret a variable puts in, as each tenant would get it.
       for (const t of options.tenants ?? []) {
         const rendered = roleFilesForTenant(loaded.value, t.name, t.vars);
-        if (rendered.ok) pushAll(result.issues, renderedSecretIssues(rendered.value.kept, t.name, scanner, written));
+        if (rendered.ok) pushAll(result.issues, renderedSecretIssues(loaded.value, rendered.value.kept, t.name, scanner));
       }
       // `local` is a tenant a file may name, rendered for or not.
       if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));

@@ -3,7 +3,7 @@ import { posix, resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError, type Issue, type Result } from '../../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../core/flows/index.js';
-import { blocks, lintFlowFile, lintPluginFindings, lintRoleFile, renderedSecretIssues, renderLintJson, renderLintSarif, renderLintText, roleSecretIssues, secretScanner, type Finding } from '../../core/config/policy/index.js';
+import { blocks, lintFlowFile, lintPluginFindings, lintRoleFile, renderedSecretIssues, renderLintJson, renderLintSarif, renderLintText, secretScanner, type Finding } from '../../core/config/policy/index.js';
 import { checkRoleSet, parseRoleFile, roleFilesForTenant, type RoleFile } from '../../core/roles/index.js';
 import { ROLE_FILE } from '../../core/roles/role-file.js';
 import { parseYaml, type YamlSource } from '../../core/text/yaml-source.js';
@@ -68,11 +68,10 @@ export async function lintFiles(
   const scanner = secretScanner(options.env, config);
   for (const role of roles.values) findings.push(...lintRoleFile(role, config.policy.roles, scanner));
   // A secret a config variable puts in, as each tenant would get the Role (the files as written are above).
-  const written = roleSecretIssues(roles.values, scanner);
   for (const tenant of tenantsOfConfig(config)) {
     const rendered = roleFilesForTenant(roles.values, tenant.name, tenant.vars);
     if (!rendered.ok) continue;
-    for (const i of renderedSecretIssues(rendered.value.kept, tenant.name, scanner, written)) {
+    for (const i of renderedSecretIssues(roles.values, rendered.value.kept, tenant.name, scanner)) {
       findings.push({ rule: 'secrets', level: 'error', file: i.file, line: i.line, column: i.col, message: i.message.replace(/^secrets: /, '') });
     }
   }

@@ -71,7 +71,7 @@ export async function makeFreshPlan(opts: {
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
     const { kept, excluded } = forTenant.value;
     // …and one that a variable puts in, as this tenant would get it.
-    const rendered = renderedSecretIssues(kept, name, scanner);
+    const rendered = renderedSecretIssues(files.value, kept, name, scanner);
     if (rendered.length > 0) throw new InvalidFilesError(rendered);
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;

@@ -14,14 +14,19 @@ export function roleSecretIssues(files: readonly RoleFile[], scanner: SecretScan
 }
 
 /**
- * The secrets in role files as `tenant` gets them, `${vars}` put in (`rendered`): a Role holding
- * a token through a config variable is sent and shown as one written into it. `written`: the
- * issues of the files as written, left out here (said once).
+ * The secrets `${vars}` put into role files, as `tenant` gets them: a Role holding a token through
+ * a config variable is sent and shown as one written into it. `rendered`: `files` (some of them)
+ * rendered for the tenant; only those rendering changed are scanned, and what their text held as
+ * written is roleSecretIssues' to say, not said again here.
  */
-export function renderedSecretIssues(rendered: readonly RoleFile[], tenant: string, scanner: SecretScanner, written: readonly Issue[] = []): Issue[] {
+export function renderedSecretIssues(files: readonly RoleFile[], rendered: readonly RoleFile[], tenant: string, scanner: SecretScanner): Issue[] {
+  const asWritten = new Set(files);
+  const changed = rendered.filter((f) => !asWritten.has(f));
+  if (changed.length === 0) return [];
+  const names = new Set(changed.map((f) => f.file));
   const key = (i: Issue): string => `${i.file}:${i.line}:${i.col}:${i.message}`;
-  const said = new Set(written.map(key));
-  return roleSecretIssues(rendered, scanner)
+  const said = new Set(roleSecretIssues(files.filter((f) => names.has(f.file)), scanner).map(key));
+  return roleSecretIssues(changed, scanner)
     .filter((i) => !said.has(key(i)))
     .map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${tenant})` }));
 }
