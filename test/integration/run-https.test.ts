@@ -119,14 +119,16 @@ describe('HTTPS runner against the emulator', () => {
     expect(first.status).toBe('ok');
     expect(paces.get('paced')).toEqual([180, 200]);
     // Over at 380ms, when the pace alone polls every 60-90ms: knowing the steps, the runner wakes
-    // for its last poll 380ms after the start was answered (within a millisecond: the test reads
-    // the clock just after the runner does), and that poll ends it.
+    // for its last poll no later than 380ms after the start was answered (within a millisecond:
+    // the test reads the clock just after the runner does), and that poll ends it. Without the
+    // known steps the last poll is the first past 380ms. (A poll of the pace may find it over a
+    // little before: the tenant began the execution before its answer to the start arrived.)
     for (let i = 0; i < 3; i++) {
       const schedule = watchSchedule(client);
       const again = await runHttps(schedule.client, test, {}, { paces, clock: schedule.clock });
       expect(again.status).toBe('ok');
       const lastWake = schedule.seen.wakeAt.at(-1)! - schedule.seen.startAnsweredAt!;
-      expect(lastWake).toBeGreaterThan(379);
+      expect(lastWake).toBeGreaterThan(300);
       expect(lastWake).toBeLessThan(381);
     }
     await client.close();
