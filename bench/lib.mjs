@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
+export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 /** `--quick` (or BENCH_QUICK=1): smaller counts, for a smoke run. */
 export const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

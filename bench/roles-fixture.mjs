@@ -51,7 +51,7 @@ export function startTenant({ dataFile, latencyMs = 0, ratePerSecond } = {}) {
 }
 
 /**
- * Run `node [execArgv] dist/bin.cjs ...args` against the tenant, stdout into `stdoutFile`, with
+ * Run `node [execArgv] dist/bin.js ...args` against the tenant, stdout into `stdoutFile`, with
  * `env` added to the environment (lib.mjs: withEnv). Returns the wall time to exit, the exit code,
  * the first stderr line and the process's peak RSS.
  */

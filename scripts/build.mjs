@@ -1,10 +1,12 @@
-// Builds dist/ with esbuild: the CLI as one CommonJS bundle, dist/bin.cjs (from src/bin.ts), and
-// the embedded tenant as an ES module for scripts (bench/) that import it. A dynamic import of
-// bundled code stays lazy (esbuild evaluates that module on first import), so a command runs only
-// the code it needs. Type checking is `tsc --noEmit` (npm run typecheck).
+// Builds dist/ with esbuild: the CLI, dist/bin.js (from src/bin.ts), and the embedded tenant,
+// dist/emulator/index.js, for scripts (bench/) that import it, as ES modules sharing their chunks
+// (dist/chunks/). A command loads the code it runs and no more: each command class imports its
+// verb of run/ inside `execute`, and the build splits the code at every such dynamic import, so
+// `--version` reads the entry alone and `validate` never reads the HTTP client. Type checking is
+// `tsc --noEmit` (npm run typecheck).
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { precompiledModule, schemasLoadedBy } from './standalone-validators.mjs';
 
 const root = new URL('..', import.meta.url);
@@ -15,50 +17,37 @@ rmSync(outdir, { recursive: true, force: true });
  * The schemas of schemas/ that roleflow validates with, as ajv standalone validators, in place of
  * src/core/text/precompiled-schemas.ts: no command compiles one at start-up.
  */
+const precompiled = precompiledModule(new URL('schemas/', root), schemasLoadedBy(new URL('src/', root)));
+const PRECOMPILED_SCHEMAS = 'src/core/text/precompiled-schemas.ts';
 const standaloneValidators = {
   name: 'standalone-validators',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]core[\\/]text[\\/]precompiled-schemas\.ts$/ }, () => ({
-      contents: precompiledModule(new URL('schemas/', root), schemasLoadedBy(new URL('src/', root))),
+      contents: precompiled.module,
       loader: 'js',
       resolveDir: root.pathname,
     }));
   },
 };
 
-const common = {
+const cli = await build({
+  absWorkingDir: root.pathname,
+  entryPoints: { bin: 'src/bin.ts', 'emulator/index': 'src/emulator/index.ts' },
+  outdir,
   bundle: true,
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   target: 'node20.18',
   // ws's optional native helpers are not installed; ws falls back to JavaScript without them.
   external: ['bufferutil', 'utf-8-validate'],
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [standaloneValidators],
-};
-
-await build({
-  ...common,
-  entryPoints: { 'emulator/index': 'src/emulator/index.ts' },
-  outdir,
-  splitting: true,
-  format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
   // Bundled CommonJS dependencies call require(); give them one in ESM.
   banner: { js: "import { createRequire as __roleflowCreateRequire } from 'node:module'; const require = __roleflowCreateRequire(import.meta.url);" },
-});
-
-// CommonJS: an ES module entry makes Node start its ES module loader for every command.
-const cli = await build({
-  ...common,
-  entryPoints: ['src/bin.ts'],
-  outfile: `${outdir}/bin.cjs`,
-  format: 'cjs',
+  legalComments: 'none',
+  logLevel: 'warning',
   metafile: true,
-  // The one `import.meta.url` (files/package-root.ts) as the bundle's own URL.
-  define: { 'import.meta.url': '__roleflowBundleUrl' },
-  // The directive first: esbuild's own comes after the banner, where it is none.
-  banner: { js: "'use strict'; const __roleflowBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [standaloneValidators],
 });
 
 /**
@@ -78,7 +67,15 @@ function thirdPartyNotices(metafile) {
     const text = file === undefined ? `(no licence file; package.json says ${manifest.license})` : readFileSync(join(dir, file), 'utf8').trim();
     return `${name}@${manifest.version} (${manifest.license})\n\n${text}\n`;
   });
-  writeFileSync(`${outdir}/THIRD-PARTY-NOTICES.txt`, `roleflow's CLI bundle (dist/bin.cjs) includes these packages.\n\n${sections.join('\n---\n\n')}`);
+  writeFileSync(`${outdir}/THIRD-PARTY-NOTICES.txt`, `roleflow's CLI (dist/) includes these packages.\n\n${sections.join('\n---\n\n')}`);
 }
 
 thirdPartyNotices(cli.metafile);
+
+// The validators' files go in validators/ beside the output that holds the module reading them.
+for (const [output, { inputs }] of Object.entries(cli.metafile.outputs)) {
+  if (!(PRECOMPILED_SCHEMAS in inputs)) continue;
+  const dir = join(dirname(new URL(output, root).pathname), 'validators');
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of precompiled.files) writeFileSync(join(dir, file), text);
+}

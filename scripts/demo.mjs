@@ -6,7 +6,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const config = 'scripts/demo.config.yaml';
 const bold = process.stdout.isTTY && !process.env.NO_COLOR ? (s) => `\x1b[1m${s}\x1b[0m` : (s) => s;
 

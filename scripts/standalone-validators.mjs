@@ -74,44 +74,55 @@ export function draft07MetaCode() {
 }
 
 /**
- * The ESM module that replaces src/core/text/precompiled-schemas.ts in the bundle. Each validator's
- * code is kept as a string and compiled (`new Function`) when a command first uses it, most
- * commands using one or two of the schemas. The ajv runtime modules the code requires are bundled
- * (each `require` below names its module); ajv itself is required only to compile a schema not
- * generated here (the emulator's flows file).
+ * What replaces src/core/text/precompiled-schemas.ts in the bundle: `module`, an ES module, and
+ * `files`, the validators it reads from the folder `validators/` beside it, which the build writes
+ * there (build.mjs). A command reads and compiles (`new Function`) only the validators it uses, when
+ * it first uses each, most commands using one or two of the schemas; each file holds the schema's
+ * JSON text too, and a schema whose text differs (a test's variant with a schema's `$id`) is
+ * compiled at run time. The ajv runtime modules the code requires are bundled (each `require`
+ * below names its module); ajv itself is required only to compile a schema not generated here
+ * (the emulator's flows file).
  */
 export function precompiledModule(schemasDir, only) {
-  const validators = standaloneValidators(schemasDir, only);
+  const validators = standaloneValidators(schemasDir, only).map(({ key, code }) => ({ id: JSON.parse(key).$id, key, code }));
   const meta = draft07MetaCode();
   const ids = [...new Set([...validators.map((v) => v.code), meta].flatMap((code) => [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])))];
   const cases = ids.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(id)});`).join('\n');
-  const entries = validators.map(({ key, code }) => `  [${JSON.stringify(key)}, standalone(${JSON.stringify(code)})],`);
-  return `function runtime(id) {
+  const fileOf = (id) => `${new URL(id).pathname.split('/').pop().replace(/\.schema\.json$/, '')}.json`;
+  const files = new Map([...validators.map(({ id, key, code }) => [fileOf(id), JSON.stringify({ schema: key, code })]), ['draft-07.json', JSON.stringify({ code: meta })]]);
+  const entries = validators.map(({ id }) => `  [${JSON.stringify(id)}, ${JSON.stringify(fileOf(id))}],`);
+  const module = `import { readFileSync } from 'node:fs';
+function runtime(id) {
   switch (id) {
 ${cases}
     default: throw new Error(\`no ajv runtime module \${id}\`);
   }
 }
-function standalone(code) {
-  return () => {
-    const module = { exports: {} };
-    new Function('module', 'require', code)(module, runtime);
-    return module.exports;
-  };
+/** The content of validators/FILE: the schema's JSON text and its validator's code. */
+function read(file) {
+  return JSON.parse(readFileSync(new URL(\`./validators/\${file}\`, import.meta.url), 'utf8'));
 }
+function standalone(code) {
+  const module = { exports: {} };
+  new Function('module', 'require', code)(module, runtime);
+  return module.exports;
+}
+/** The file of each generated validator, by its schema's \`$id\`. */
 export const precompiled = new Map([
 ${entries.join('\n')}
 ]);
 let ajv;
 /** The validator of a schema: generated when it is one of schemas/, else compiled (ajv is loaded only then). */
 export function validatorOf(schema) {
-  const made = precompiled.get(JSON.stringify(schema));
-  if (made !== undefined) return made();
+  const file = precompiled.get(schema.$id);
+  const made = file === undefined ? undefined : read(file);
+  if (made !== undefined && made.schema === JSON.stringify(schema)) return standalone(made.code);
   const { Ajv } = require("ajv");
   ajv ??= new Ajv(${JSON.stringify(AJV_OPTIONS)});
   const { $id: _id, ...anonymous } = schema;
   return ajv.compile(anonymous);
 }
-export const draft07MetaSchema = standalone(${JSON.stringify(meta)});
+export const draft07MetaSchema = () => standalone(read('draft-07.json').code);
 `;
+  return { module, files };
 }

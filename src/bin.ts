@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI's entry, built into one CommonJS bundle, dist/bin.cjs (scripts/build.mjs).
+// The CLI's entry, built into dist/bin.js (scripts/build.mjs).
 import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';

@@ -1,4 +1,4 @@
-import { Builtins, Cli } from 'clipanion';
+import { Builtins, Cli, type CommandClass } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
 import { describeUsageError } from './terminal/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
@@ -8,8 +8,12 @@ import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/text/safe-text.js';
 import { packageVersion } from './files/package-root.js';
 
-/** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
-export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
+/**
+ * Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. Given
+ * the words typed, only the commands they can name are registered (clipanion builds a parser of
+ * every registered command on each run).
+ */
+export function buildCli(opts: { colors: boolean }, argv?: readonly string[]): Cli<RoleflowContext> {
   const cli = new RoleflowCli({
     binaryLabel: 'roleflow — GitOps for an AI-flow tenant',
     binaryName: 'roleflow',
@@ -18,8 +22,19 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of commandClasses) cli.register(command);
+  for (const command of argv === undefined ? commandClasses : commandsNamedBy(argv)) cli.register(command);
   return cli;
+}
+
+/**
+ * The commands whose path starts with the first word typed (`history` names `history` and `history
+ * show`); none for `--version`; every command when none does (`--help`, a typo to guess at) or for
+ * `help`, which lists them.
+ */
+function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowContext>[] {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return [];
+  const named = commandClasses.filter((command) => command.paths?.some((path) => path[0] === argv[0] && path[0] !== 'help'));
+  return named.length > 0 ? named : commandClasses;
 }
 
 /**
@@ -134,7 +149,7 @@ export function namePlaceholders(text: string): string {
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
   const flag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
   const colors = useColor(context.env, context.stdoutIsTTY, flag);
-  return runCommand(buildCli({ colors }), argv, context);
+  return runCommand(buildCli({ colors }, argv), argv, context);
 }
 
 /** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */

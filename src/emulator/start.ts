@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { packageRoot } from '../files/package-root.js';
@@ -15,7 +16,7 @@ import { RequestLog, type RequestRecord } from './http-kit.js';
 import { createHttpHandler, type RequestLine } from './http-server.js';
 import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
 import { RoleStore, type LastUpdateField } from './store/role-store.js';
-import { createWsEndpoint, type WsMessages } from './ws-server.js';
+import type { WsEndpoint, WsMessages } from './ws-server.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -92,9 +93,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     onRequest: options.onRequest,
   });
-  const ws = createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
+  // The WebSocket endpoint (and ws) is loaded by the first upgrade: most runs never open one.
+  let ws: Promise<WsEndpoint> | undefined;
+  const wsEndpoint = (): Promise<WsEndpoint> =>
+    (ws ??= import('./ws-server.js').then(({ createWsEndpoint }) =>
+      createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes }),
+    ));
   const server = createServer(handler);
-  server.on('upgrade', ws.upgrade);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {});
+    void wsEndpoint().then((endpoint) => endpoint.upgrade(req, socket, head));
+  });
   const host = options.host ?? '127.0.0.1';
   const { port } = await listen(server, host, options.port ?? 0);
 
@@ -108,7 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => log.list(),
     close: () =>
       (closing ??= (async () => {
-        ws.close();
+        (await ws)?.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;

@@ -89,12 +89,12 @@ describe('the npm package', () => {
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'my-roles', version: '1.0.0', private: true }));
     await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(packed.dir, tarball)], { cwd: project, timeout: 120_000 });
 
-    // One bundle holds what the CLI runs: no runtime dependency is installed with it, and the
-    // benchmarks' emulator bundle is not shipped; its licence and the bundled packages' notices are.
+    // The bundle (the CLI's entry, the embedded tenant's, their chunks) holds what the CLI runs: no
+    // runtime dependency is installed with it; its licence and the bundled packages' notices are.
     expect((await readdir(join(project, 'node_modules'))).filter((name) => !name.startsWith('.'))).toEqual(['roleflow']);
     const shipped = await readdir(join(project, 'node_modules/roleflow'));
     expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist', 'schemas', 'docs']));
-    expect((await readdir(join(project, 'node_modules/roleflow/dist'))).sort()).toEqual(['THIRD-PARTY-NOTICES.txt', 'bin.cjs']);
+    expect((await readdir(join(project, 'node_modules/roleflow/dist'))).sort()).toEqual(['THIRD-PARTY-NOTICES.txt', 'bin.js', 'chunks', 'emulator']);
     const version = await npx(project, ['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect((await npx(project, ['init'])).code).toBe(0);

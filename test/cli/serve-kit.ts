@@ -27,7 +27,7 @@ export async function snapshotBin(): Promise<{ bin: string; cleanup: () => Promi
   for (const item of ['package.json', 'schemas', 'emulator-flows.yaml']) {
     await cp(join(repoRoot, item), join(dir, item), { recursive: true });
   }
-  return { bin: join(dir, 'dist', 'bin.cjs'), cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { bin: join(dir, 'dist', 'bin.js'), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export interface RunOptions {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -123,9 +123,10 @@ describe('standalone validators generated at build time', () => {
     );
   });
 
-  describe('the module the build puts in place of precompiled-schemas.ts', () => {
+  describe('the module the build puts in place of precompiled-schemas.ts, with its validators/', () => {
     let dir: string;
-    let precompiled: ReadonlyMap<string, () => ValidateFunction>;
+    let files: ReadonlyMap<string, string>;
+    let precompiled: ReadonlyMap<string, string>;
     let draft07MetaSchema: () => ValidateFunction;
     let validatorOf: (schema: object) => ValidateFunction;
     beforeAll(async () => {
@@ -133,9 +134,13 @@ describe('standalone validators generated at build time', () => {
       const file = join(dir, 'precompiled.mjs');
       // The bundle's banner gives bundled code a `require`; here it resolves from the repository.
       const prelude = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(repoRoot, 'package.json'))});\n`;
-      writeFileSync(file, prelude + (precompiledModule(pathToFileURL(`${schemasDir}/`)) as string));
+      const built = precompiledModule(pathToFileURL(`${schemasDir}/`)) as { module: string; files: Map<string, string> };
+      files = built.files;
+      writeFileSync(file, prelude + built.module);
+      mkdirSync(join(dir, 'validators'));
+      for (const [name, text] of files) writeFileSync(join(dir, 'validators', name), text);
       ({ precompiled, draft07MetaSchema, validatorOf } = (await import(pathToFileURL(file).href)) as {
-        precompiled: ReadonlyMap<string, () => ValidateFunction>;
+        precompiled: ReadonlyMap<string, string>;
         draft07MetaSchema: () => ValidateFunction;
         validatorOf: (schema: object) => ValidateFunction;
       });
@@ -144,13 +149,26 @@ describe('standalone validators generated at build time', () => {
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('holds every schema of schemas/ under the text loadSchema gives, and a mistake gets the run-time errors', () => {
+    it('holds a file for every schema of schemas/, under the text loadSchema gives, whose validator gets the run-time errors', () => {
       expect(precompiled.size).toBe(names.length);
       for (const file of names) {
-        const validate = precompiled.get(JSON.stringify(schemaOf(file)));
-        expect(validate, file).toBeDefined();
-        sameOutcome(file, { unknwn: 1, tests: [{ nmae: 'x' }], name: 3 }, validate!());
+        const schema = schemaOf(file);
+        const name = precompiled.get(schema['$id'] as string);
+        expect(name, file).toBeDefined();
+        const held = JSON.parse(files.get(name!)!) as { schema: string; code: string };
+        expect(held.schema, file).toBe(JSON.stringify(schema));
+        const module = { exports: {} as unknown };
+        new Function('module', 'require', held.code)(module, requireFromRepo);
+        sameOutcome(file, { unknwn: 1, tests: [{ nmae: 'x' }], name: 3 }, module.exports as ValidateFunction);
       }
+    });
+
+    it('compiles at run time a schema with the $id of one of schemas/ but other content', () => {
+      const variant = { ...schemaOf('role.schema.json'), required: [] };
+      const validate = validatorOf(variant);
+      expect(outcome(validate, {})).toEqual(outcome(compileSchema(variant), {}));
+      expect(validate({})).toBe(true);
+      expect(validatorOf(schemaOf('role.schema.json'))({})).toBe(false);
     });
 
     it('validatorOf gives the generated validator for a schema of schemas/, and compiles any other as run-time code does', () => {

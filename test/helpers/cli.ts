@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const binPath = join(repoRoot, 'dist', 'bin.cjs');
+export const binPath = join(repoRoot, 'dist', 'bin.js');
 
 export interface CliResult {
   code: number;
