@@ -6,7 +6,7 @@ import type { RoleLookup } from './store/role-refs.js';
 export const FLOW_PATH = '/flow/{flowName}';
 
 /** Flow start and execution-log polling over HTTPS; `roles`: the tenant's, read when an execution starts. */
-export function flowRoutes(flows: ReadonlyMap<string, CompiledFlow>, roles: RoleLookup, executions: ExecutionStore, form: LatencyForm): Route[] {
+export function flowRoutes(flows: () => ReadonlyMap<string, CompiledFlow>, roles: RoleLookup, executions: ExecutionStore, form: LatencyForm): Route[] {
   return [
     {
       method: 'POST',
@@ -14,7 +14,7 @@ export function flowRoutes(flows: ReadonlyMap<string, CompiledFlow>, roles: Role
       body: true,
       mutates: false,
       handle: (req) => {
-        const flow = flows.get(req.param);
+        const flow = flows().get(req.param);
         if (!flow) return message(404, `flow not found: ${req.param}`);
         const checked = checkInputs(flow, req.body ?? {});
         if ('problem' in checked) return message(400, checked.problem);

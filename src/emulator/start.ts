@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
+import { onFirstUse } from '../core/text/first-use.js';
 import { packageRoot } from '../files/package-root.js';
 import { createFaults, createRateLimit, tokenChecker } from './auth-and-faults.js';
 import { loadDataFile, removeStaleTemps } from './store/data-file.js';
@@ -59,7 +61,9 @@ export interface RunningEmulator {
 /** Start the embedded tenant (see src/emulator/README.md for its choices where the interface is silent). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkOptions(options);
-  const flows = await readFlows(options.flows ?? `${packageRoot}emulator-flows.yaml`);
+  // roleflow's own flows are read when a flow first starts (a run that manages Roles never reads
+  // them); a file or flows given are checked before the tenant listens.
+  const flows = options.flows === undefined ? onFirstUse(builtInFlows) : constant(await readFlows(options.flows));
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -125,6 +129,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         if (writer?.error) throw writer.error;
       })()),
   };
+}
+
+const constant =
+  <T>(value: T) =>
+  (): T =>
+    value;
+
+/** The flows of emulator-flows.yaml, roleflow's own (its tests check it). */
+function builtInFlows(): Map<string, CompiledFlow> {
+  const file = `${packageRoot}emulator-flows.yaml`;
+  const loaded = loadFlowsConfig(readFileSync(file, 'utf8'), file);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return compileFlows(loaded.value);
 }
 
 async function readFlows(source: string | FlowsConfig): Promise<Map<string, CompiledFlow>> {

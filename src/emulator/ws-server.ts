@@ -13,7 +13,7 @@ export type WsMessages = 'per-node' | 'final';
 
 export interface WsOptions {
   tokenMatches: (candidate: string | undefined) => boolean;
-  flows: ReadonlyMap<string, CompiledFlow>;
+  flows: () => ReadonlyMap<string, CompiledFlow>;
   /** The tenant's Roles, read when an execution starts. */
   roles: RoleLookup;
   messages: WsMessages;
@@ -88,7 +88,7 @@ function onFrame(conn: Connection, data: RawData, options: WsOptions): void {
   const name = typeof service === 'string' ? service : '';
   if (action !== 'message') return reject(conn, '400', name, 'unsupported action: expected "message"');
   if (name === '') return reject(conn, '400', '', `${MISSING_PARAMETERS}: service`);
-  const flow = options.flows.get(name);
+  const flow = options.flows().get(name);
   if (!flow) return reject(conn, '404', name, `flow not found: ${name}`);
   const checked = checkInputs(flow, rest);
   if ('problem' in checked) return reject(conn, '400', name, checked.problem);

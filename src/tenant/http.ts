@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici.js';
 import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';

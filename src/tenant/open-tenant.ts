@@ -63,7 +63,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     const emulator = await startEmulator({
       dataFile,
       token: randomBytes(24).toString('base64url'),
-      flows: flows.abs,
+      ...(flows.own && { flows: flows.abs }),
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl, limits: config.limits });
     const client = createClient({ target, token: emulator.token, ...hooks(opts) });
