@@ -6,9 +6,7 @@ import { main } from './cli.js';
 import { describeError } from './terminal/error-line.js';
 import { RoleflowError } from './core/errors.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
-import { runWasmWithBaselineCompiler } from './engine.js';
 
-runWasmWithBaselineCompiler();
 const argv = process.argv.slice(2);
 
 // A bug that escapes every command (a rejection nobody awaited, an error in a callback) still

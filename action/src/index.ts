@@ -1,9 +1,6 @@
 // The Action's entry point (action/build.mjs bundles it into action/dist/index.js). `run()` reads
 // the runner's environment through @actions/core and returns the exit code.
-import { runWasmWithBaselineCompiler } from '../../src/engine.js';
 import { run } from './main.js';
-
-runWasmWithBaselineCompiler();
 
 run().then(
   (code) => {

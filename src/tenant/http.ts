@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici.js';
+import { runWasmWithBaselineCompiler } from '../engine.js';
 import { DEFAULT_LIMITS, namedLimit, type Limits } from '../core/config/limits.js';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
@@ -60,6 +61,7 @@ export class HttpTransport {
   private pauseEnds = 0;
 
   constructor(private readonly options: ClientOptions) {
+    runWasmWithBaselineCompiler();
     this.secrets = [options.token];
     this.limits = options.target.limits ?? DEFAULT_LIMITS;
     this.base = safeOrError(options.target.baseUrl);
