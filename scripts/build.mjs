@@ -5,30 +5,17 @@
 // `--version` reads the entry alone and `validate` never reads the HTTP client. Type checking is
 // `tsc --noEmit` (npm run typecheck).
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { precompiledModule, schemasLoadedBy } from './standalone-validators.mjs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { standaloneValidatorsPlugin } from './standalone-validators.mjs';
 
 const root = new URL('..', import.meta.url);
 const outdir = new URL('dist', root).pathname;
 rmSync(outdir, { recursive: true, force: true });
 
-/**
- * The schemas of schemas/ that roleflow validates with, as ajv standalone validators, in place of
- * src/core/text/precompiled-schemas.ts: no command compiles one at start-up.
- */
-const precompiled = precompiledModule(new URL('schemas/', root), schemasLoadedBy(new URL('src/', root)));
-const PRECOMPILED_SCHEMAS = 'src/core/text/precompiled-schemas.ts';
-const standaloneValidators = {
-  name: 'standalone-validators',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]text[\\/]precompiled-schemas\.ts$/ }, () => ({
-      contents: precompiled.module,
-      loader: 'js',
-      resolveDir: root.pathname,
-    }));
-  },
-};
+// The schemas of schemas/ that roleflow validates with, as ajv standalone validators in place of
+// src/core/text/precompiled-schemas.ts: no command compiles one at start-up.
+const validators = standaloneValidatorsPlugin(root);
 
 const cli = await build({
   absWorkingDir: root.pathname,
@@ -47,7 +34,7 @@ const cli = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-  plugins: [standaloneValidators],
+  plugins: [validators.plugin],
 });
 
 /**
@@ -72,10 +59,4 @@ function thirdPartyNotices(metafile) {
 
 thirdPartyNotices(cli.metafile);
 
-// The validators' files go in validators/ beside the output that holds the module reading them.
-for (const [output, { inputs }] of Object.entries(cli.metafile.outputs)) {
-  if (!(PRECOMPILED_SCHEMAS in inputs)) continue;
-  const dir = join(dirname(new URL(output, root).pathname), 'validators');
-  mkdirSync(dir, { recursive: true });
-  for (const [file, text] of precompiled.files) writeFileSync(join(dir, file), text);
-}
+validators.writeFiles(cli.metafile);

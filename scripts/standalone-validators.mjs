@@ -5,7 +5,9 @@
 import { Ajv } from 'ajv';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true };
 
@@ -125,4 +127,32 @@ export function validatorOf(schema) {
 export const draft07MetaSchema = () => standalone(read('draft-07.json').code);
 `;
   return { module, files };
+}
+
+/**
+ * The esbuild plugin that puts the generated module in place of src/core/text/precompiled-schemas.ts,
+ * for the package at `root` (a file URL); `writeFiles(metafile)` then writes the validators into
+ * validators/ beside each output holding the module (the build needs `metafile: true`).
+ */
+export function standaloneValidatorsPlugin(root) {
+  const precompiled = precompiledModule(new URL('schemas/', root), schemasLoadedBy(new URL('src/', root)));
+  const plugin = {
+    name: 'standalone-validators',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]core[\\/]text[\\/]precompiled-schemas\.ts$/ }, () => ({
+        contents: precompiled.module,
+        loader: 'js',
+        resolveDir: fileURLToPath(root),
+      }));
+    },
+  };
+  const writeFiles = (metafile) => {
+    for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+      if (!('src/core/text/precompiled-schemas.ts' in inputs)) continue;
+      const dir = join(dirname(fileURLToPath(new URL(output, root))), 'validators');
+      mkdirSync(dir, { recursive: true });
+      for (const [file, text] of precompiled.files) writeFileSync(join(dir, file), text);
+    }
+  };
+  return { plugin, writeFiles };
 }

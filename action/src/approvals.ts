@@ -1,6 +1,6 @@
 import { safeText } from '../../src/core/text/safe-text.js';
 import { loadConfig } from '../../src/files/config-file.js';
-import { GitHubClient, type CommentTarget } from './github.js';
+import type { CommentTarget } from './github.js';
 import { optionValue, type ActionInputs } from './inputs.js';
 import type { Toolkit } from './toolkit.js';
 
@@ -25,6 +25,7 @@ export async function approvedAllowFlags(ctx: { kit: Toolkit; inputs: ActionInpu
   if (inputs.githubToken === '') return refuse('the github-token input is empty, so the reviews cannot be read');
   const repository = kit.env['GITHUB_REPOSITORY'];
   if (!repository) return refuse('GITHUB_REPOSITORY is not set');
+  const { GitHubClient } = await import('./github.js');
   const client = new GitHubClient(kit.env['GITHUB_API_URL'] || 'https://api.github.com', inputs.githubToken, { info: (t) => kit.info(t), debug: (t) => kit.debug(t) });
   try {
     const sha = kit.env['GITHUB_SHA'];

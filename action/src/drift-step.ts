@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { DRIFT_FOUND, driftIssue, isDriftError, renderDriftText, type DriftDocument, type TenantDrift } from '../../src/core/apply/history/drift/index.js';
-import { GitHubApiError, GitHubClient } from './github.js';
 import { failureMarkdown, fitSummary, mdCode } from './markdown.js';
 import { mdText } from '../../src/core/plan/render/markdown-parts.js';
 import type { RoleflowRun } from './roleflow.js';
@@ -48,6 +47,7 @@ async function notifyIssue(ctx: StepContext, tenant: string, issue: { marker: st
     kit.warning(`No drift issue for tenant ${tenant}: ${repository ? 'the github-token input is empty' : 'GITHUB_REPOSITORY is not set'}.`);
     return;
   }
+  const { GitHubApiError, GitHubClient } = await import('./github.js');
   const client = new GitHubClient(kit.env['GITHUB_API_URL'] || 'https://api.github.com', ctx.inputs.githubToken, { info: (t) => kit.info(t), debug: (t) => kit.debug(t) });
   try {
     const line = markerLine(issue.marker);

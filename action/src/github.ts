@@ -3,6 +3,7 @@ import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { runWasmWithBaselineCompiler } from '../../src/engine.js';
 
 /** An issue or pull-request comment as the REST API returns it (the parts we use). */
 export interface IssueComment {
@@ -71,6 +72,7 @@ export class GitHubClient {
   private readonly apiUrl: string;
 
   constructor(apiUrl: string, token: string, log: GitHubLog) {
+    runWasmWithBaselineCompiler();
     this.apiUrl = apiUrl.replace(/\/+$/, '');
     const onLimit =
       (kind: string) =>

@@ -3,18 +3,27 @@ import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/co
 import { isSecretVariable } from '../../src/core/text/redact.js';
 import { loadConfig } from '../../src/files/config-file.js';
 import { tenantNameOf } from '../../src/tenant/open-tenant.js';
-import { applyStep } from './apply-step.js';
-import { optionValue, readInputs, type ActionInputs } from './inputs.js';
-import { planStep } from './plan-step.js';
-import { previewStep } from './preview-step.js';
-import { driftStep } from './drift-step.js';
+import { optionValue, readInputs, type ActionCommand, type ActionInputs } from './inputs.js';
 import { pullRequestOf } from './sticky-comment.js';
-import { planTenantsStep } from './tenants/plan-tenants.js';
-import { promoteStep } from './tenants/promote-step.js';
 import { isSeveral, severalTenantsName } from './tenants/tenant-inputs.js';
 import type { StepContext, StepOutcome } from './step.js';
-import { mergeStep, testStep } from './test-step.js';
 import { ActionInputError, Toolkit } from './toolkit.js';
+
+type Step = (ctx: StepContext) => Promise<StepOutcome>;
+
+/**
+ * Each command's step, imported when that command runs: the bundle runs no other command's code
+ * (nor what only it imports) at start-up.
+ */
+const STEPS: Record<ActionCommand, (several: boolean) => Promise<Step>> = {
+  plan: async (several) => (several ? (await import('./tenants/plan-tenants.js')).planTenantsStep : (await import('./plan-step.js')).planStep),
+  apply: async () => (await import('./apply-step.js')).applyStep,
+  test: async () => (await import('./test-step.js')).testStep,
+  merge: async () => (await import('./test-step.js')).mergeStep,
+  promote: async () => (await import('./tenants/promote-step.js')).promoteStep,
+  preview: async () => (await import('./preview-step.js')).previewStep,
+  drift: async () => (await import('./drift-step.js')).driftStep,
+};
 
 /**
  * The Action's work, called by `index.ts` (bundled into action/dist/index.js). Returns the process exit code: 1 when
@@ -34,8 +43,7 @@ export async function run(): Promise<number> {
       tempDir: kit.env['RUNNER_TEMP'] || tmpdir(),
       pullRequest: pullRequestOf(kit.env),
     };
-    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep, drift: driftStep }[inputs.command];
+    const step = await STEPS[inputs.command](isSeveral(inputs.tenants));
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
     kit.setFailed(outcome.failure);

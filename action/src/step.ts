@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { approvedAllowFlags } from './approvals.js';
-import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
+import type { CommentTarget } from './github.js';
 import type { ActionInputs } from './inputs.js';
 import { runRoleflow, type RoleflowRun } from './roleflow.js';
 import { commentMarker, upsertStickyComment } from './sticky-comment.js';
@@ -68,6 +68,8 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
     ctx.kit.warning('No pull-request comment: the github-token input is empty.');
     return;
   }
+  // Octokit and its HTTP client are set up only for a step that comments: a push event's never does.
+  const { GitHubApiError, GitHubClient } = await import('./github.js');
   const apiUrl = ctx.kit.env['GITHUB_API_URL'] || 'https://api.github.com';
   const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t) => ctx.kit.info(t), debug: (t) => ctx.kit.debug(t) });
   const marker = commentMarker(command, isSeveral(ctx.inputs.tenants) ? ctx.inputs.tenants : { names: [ctx.tenant] });

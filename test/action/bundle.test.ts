@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -27,13 +27,20 @@ const sources = readdirSync(join(repoRoot, 'action', 'src'), { recursive: true, 
   .join('\n');
 
 describe('the Action bundle', () => {
-  it('is up to date with its sources (rebuild: node action/build.mjs)', async () => {
+  it('is up to date with its sources, its validators too (rebuild: node action/build.mjs)', async () => {
     const fresh = join(temp.dir, 'index.js');
     await promisify(execFile)(process.execPath, [join(repoRoot, 'action', 'build.mjs'), '--outfile', fresh], { cwd: repoRoot });
     const committed = readFileSync(bundlePath);
     const rebuilt = readFileSync(fresh);
     expect(rebuilt.length).toBeGreaterThan(100_000);
     expect(committed.equals(rebuilt), 'action/dist/index.js differs from a fresh build of action/src: run `node action/build.mjs` and commit it').toBe(true);
+    const validators = (dir: string) => readdirSync(join(dir, 'validators')).sort();
+    const committedDir = dirname(bundlePath);
+    expect(validators(committedDir), 'action/dist/validators/ lists other files than a fresh build').toEqual(validators(temp.dir));
+    for (const file of validators(temp.dir)) {
+      const same = readFileSync(join(committedDir, 'validators', file)).equals(readFileSync(join(temp.dir, 'validators', file)));
+      expect(same, `action/dist/validators/${file} differs from a fresh build: run \`node action/build.mjs\` and commit it`).toBe(true);
+    }
   });
 
   it('is what action.yml runs, on node24', () => {
