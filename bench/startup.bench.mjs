@@ -7,6 +7,9 @@
 //   action      the Action's `plan` step: its bundle (action/dist/index.js) run as a runner runs
 //               it, on a push event (no pull-request comment), in another fresh copy
 //   version, help   `--version`, `--help` (information)
+//   libraries   startup-libraries.mjs, bundled as the CLI is: the libraries roleflow uses (yaml,
+//               ajv, re2js) doing validate's parsing of this repository, nothing of roleflow's; a
+//               second floor for validate (information)
 // Each ratio is the median of the rounds' own ratios (command over the floor of the same round).
 // The same runs give the time from a command's last byte of output to its exit, against a floor
 // that prints one line and exits.
@@ -28,6 +31,18 @@ function checkout(name) {
   return { dir, reset: () => rmSync(join(dir, '.roleflow'), { recursive: true, force: true }) };
 }
 const planRepo = checkout('plan');
+const libraries = join(work, 'startup-libraries.mjs');
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [fileURLToPath(new URL('startup-libraries.mjs', import.meta.url))],
+  outfile: libraries,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.18',
+  banner: { js: "import { createRequire as __c } from 'node:module'; const require = __c(import.meta.url);" },
+  logLevel: 'warning',
+});
 const actionRepo = checkout('action');
 
 /** The environment a runner gives the Action's step (test/action/run-action.ts), in fresh runner folders. */
@@ -72,6 +87,15 @@ const commands = {
   version: { args: [bin, '--version'] },
   help: { args: [bin, '--help'] },
   validate: { args: [bin, 'validate'], check: (r) => r.stdout.includes('are valid') || 'it did not say the files are valid' },
+  libraries: {
+    args: [libraries],
+    cwd: root,
+    check: (r) => {
+      const flows = readdirSync(join(root, 'flows')).filter((f) => f.endsWith('.yaml')).length;
+      const done = JSON.parse(r.stdout);
+      return (done.yaml === flows + ROLES + 1 && done.schemas > 0 && done.regexes > 0) || `it did not do validate's parsing: ${r.stdout.trim()}`;
+    },
+  },
   plan: { args: [bin, 'plan'], cwd: planRepo.dir, before: planRepo.reset, check: expectPlan },
   action: {
     args: [bundle],
@@ -118,6 +142,7 @@ const rows = [
   ['action', "startup the Action's plan step, cold (its bundle)", 4],
   ['version', 'startup --version, cold', undefined],
   ['help', 'startup --help, cold', undefined],
+  ['libraries', "startup the libraries alone doing validate's parsing, cold", undefined],
 ];
 const results = [];
 for (const [name, bench, target] of rows) {
@@ -125,6 +150,13 @@ for (const [name, bench, target] of rows) {
   const paired = pairedRatio(wall, floor);
   console.log(`  ${name.padEnd(8)} median ${formatMs(median(wall))} (${spreadMs(wall)}): ${paired.ratio}x node -e 0 (rounds ${paired.ratio_spread.join('–')})`);
   results.push({ bench, value_ms: round(median(wall), 1), floor_ms: round(median(floor), 1), ...paired, ...(target === undefined ? {} : { target }) });
+}
+
+// validate over its libraries' own work, round by round: roleflow's share of validate's start.
+{
+  const paired = pairedRatio(samples.validate.wall, samples.libraries.wall);
+  console.log(`  validate over the libraries alone: ${paired.ratio}x (rounds ${paired.ratio_spread.join('–')})`);
+  results.push({ bench: "startup validate over the libraries alone doing its parsing", value_ms: round(median(samples.validate.wall), 1), floor_ms: round(median(samples.libraries.wall), 1), ...paired });
 }
 
 // From the last byte written to the exit: what a user (or a CI step) waits after the answer is out.
