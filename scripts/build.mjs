@@ -5,9 +5,9 @@
 // `--version` reads the entry alone and `validate` never reads the HTTP client. Type checking is
 // `tsc --noEmit` (npm run typecheck).
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { standaloneValidatorsPlugin } from './standalone-validators.mjs';
+import { writeThirdPartyNotices } from './third-party-notices.mjs';
 
 const root = new URL('..', import.meta.url);
 const outdir = new URL('dist', root).pathname;
@@ -37,26 +37,6 @@ const cli = await build({
   plugins: [validators.plugin],
 });
 
-/**
- * dist/THIRD-PARTY-NOTICES.txt: the packages bundled into the CLI, each with its licence text, as
- * their licences ask of copies (the bundle keeps no licence comments).
- */
-function thirdPartyNotices(metafile) {
-  const packages = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match) packages.add(match[1]);
-  }
-  const sections = [...packages].sort().map((name) => {
-    const dir = new URL(`node_modules/${name}/`, root).pathname;
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-    const text = file === undefined ? `(no licence file; package.json says ${manifest.license})` : readFileSync(join(dir, file), 'utf8').trim();
-    return `${name}@${manifest.version} (${manifest.license})\n\n${text}\n`;
-  });
-  writeFileSync(`${outdir}/THIRD-PARTY-NOTICES.txt`, `roleflow's CLI (dist/) includes these packages.\n\n${sections.join('\n---\n\n')}`);
-}
-
-thirdPartyNotices(cli.metafile);
+writeThirdPartyNotices(cli.metafile, root, `${outdir}/THIRD-PARTY-NOTICES.txt`, "roleflow's CLI (dist/)");
 
 validators.writeFiles(cli.metafile);

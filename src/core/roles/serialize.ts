@@ -62,7 +62,7 @@ const YAML_11_IMPLICIT: readonly RegExp[] = [
 const MAX_SLUG = 64;
 
 /** Windows device names (also with any extension) and README, which is never read as a role. */
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
+const RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|readme)$/;
 
 /**
  * A file name for a Role, safe on every OS whatever the name holds: letters, digits, `-` and `_`
