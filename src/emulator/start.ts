@@ -99,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   // The WebSocket endpoint (and ws) is loaded by the first upgrade: most runs never open one.
   let ws: Promise<WsEndpoint> | undefined;
+  let closing: Promise<void> | undefined;
   const wsEndpoint = (): Promise<WsEndpoint> =>
     (ws ??= import('./ws-server.js').then(({ createWsEndpoint }) =>
       createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes }),
@@ -106,13 +107,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = createServer(handler);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
+    // Once closing, no endpoint is made that close() would not end.
+    if (closing !== undefined) return void socket.destroy();
     void wsEndpoint().then((endpoint) => endpoint.upgrade(req, socket, head));
   });
   const host = options.host ?? '127.0.0.1';
   const { port } = await listen(server, host, options.port ?? 0);
 
   const urlHost = displayHost(host);
-  let closing: Promise<void> | undefined;
   return {
     baseUrl: `http://${urlHost}:${port}`,
     wsUrl: `ws://${urlHost}:${port}/ws`,
