@@ -8,18 +8,17 @@ export type LastUpdateField = 'last_updated' | 'last_update';
 export type RoleChange = { put: string } | { delete: string };
 
 /**
- * The tenant's Roles in creation order. Each Role is held as the JSON the service answers for it:
- * reads send it as is, and a store of many Roles holds one string per Role rather than an object
- * and its strings twice over (less for the GC to trace). With no `onChange` (no data log to
- * write), a change keeps the Role's fields and serializes them at the first read of that Role
- * (the same text: the fields are strings, never changed): creates under load are not each
- * serialized for nothing. The full list is kept as ready-to-send bytes until the next change.
+ * The tenant's Roles in creation order. Each Role is held as the JSON the service answers for it
+ * (with its name, for `byName`): reads send it as is, and a store of many Roles holds one string
+ * per Role rather than an object and its strings twice over (less for the GC to trace). With no
+ * `onChange` (no data log to write), a change keeps the Role's fields and serializes them at the
+ * first read of that Role (the same text: the fields are strings, never changed): creates under
+ * load are not each serialized for nothing. The full list is kept as ready-to-send bytes until the
+ * next change. One Map holds it all: a create under load costs one insert into a large table.
  */
 export class RoleStore {
-  /** A Role's JSON, or (no `onChange`) its fields until it is first read. */
-  private readonly byId = new Map<string, string | Role>();
-  /** Each Role's name, in the same order as `byId`. */
-  private readonly nameById = new Map<string, string>();
+  /** Each Role: serialized, or (no `onChange`) its fields until it is first read. */
+  private readonly byId = new Map<string, Serialized | Role>();
   /** What `byName` answered since the last change: executions of one flow share the same strings. */
   private readonly named = new Map<string, RoleText | undefined>();
   private listBody: Buffer | undefined;
@@ -32,10 +31,7 @@ export class RoleStore {
 
   /** Put back Roles read from a data file, keeping their ids and timestamps. */
   restore(roles: readonly Role[]): void {
-    for (const role of roles) {
-      this.nameById.set(role.id, role.name);
-      this.serialize(role.id, role);
-    }
+    for (const role of roles) this.serialize(role);
     this.forgetNames();
     this.listBody = undefined;
   }
@@ -44,7 +40,7 @@ export class RoleStore {
   listJson(): Buffer {
     if (this.listBody === undefined) {
       const parts: string[] = [];
-      for (const [id, held] of this.byId) parts.push(typeof held === 'string' ? held : this.serialize(id, held));
+      for (const held of this.byId.values()) parts.push(held instanceof Serialized ? held.json : this.serialize(held));
       this.listBody = Buffer.from(`[${parts.join(',')}]`);
     }
     return this.listBody;
@@ -53,7 +49,7 @@ export class RoleStore {
   /** One Role as the service answers it, or undefined. */
   json(id: string): string | undefined {
     const held = this.byId.get(id);
-    return held === undefined || typeof held === 'string' ? held : this.serialize(id, held);
+    return held === undefined ? undefined : held instanceof Serialized ? held.json : this.serialize(held);
   }
 
   /**
@@ -63,9 +59,9 @@ export class RoleStore {
   byName(name: string): RoleText | undefined {
     if (this.named.has(name)) return this.named.get(name);
     let found: RoleText | undefined;
-    for (const [id, held] of this.nameById) {
-      if (held !== name) continue;
-      const { content, description } = this.fieldsOf(this.byId.get(id)!);
+    for (const held of this.byId.values()) {
+      if (held.name !== name) continue;
+      const { content, description } = this.fieldsOf(held);
       found = { content, description };
       break;
     }
@@ -92,7 +88,6 @@ export class RoleStore {
   /** false when no Role has this id. */
   delete(id: string): boolean {
     if (!this.byId.delete(id)) return false;
-    this.nameById.delete(id);
     this.forgetNames();
     this.listBody = undefined;
     this.onChange?.({ delete: id });
@@ -106,15 +101,14 @@ export class RoleStore {
 
   /** Keep a Role (new or changed) and tell `onChange`, which gets it serialized now. */
   private put(role: Role): void {
-    this.nameById.set(role.id, role.name);
     this.forgetNames();
     this.listBody = undefined;
     if (this.onChange === undefined) this.byId.set(role.id, role);
-    else this.onChange({ put: this.serialize(role.id, role) });
+    else this.onChange({ put: this.serialize(role) });
   }
 
   /** A Role's JSON as the service answers it, held from now on in place of its fields. */
-  private serialize(id: string, role: Role): string {
+  private serialize(role: Role): string {
     const json = JSON.stringify({
       id: role.id,
       name: role.name,
@@ -123,14 +117,14 @@ export class RoleStore {
       created_at: role.createdAt,
       [this.lastUpdateField]: role.lastUpdated,
     });
-    this.byId.set(id, json);
+    this.byId.set(role.id, new Serialized(role.name, json));
     return json;
   }
 
   /** A held Role in the `Role` shape: read back from its JSON, or a copy of its fields. */
-  private fieldsOf(held: string | Role): Role {
-    if (typeof held !== 'string') return { ...held };
-    const r = JSON.parse(held) as Record<string, string | undefined>;
+  private fieldsOf(held: Serialized | Role): Role {
+    if (!(held instanceof Serialized)) return { ...held };
+    const r = JSON.parse(held.json) as Record<string, string | undefined>;
     return {
       id: r['id']!,
       name: r['name']!,
@@ -145,6 +139,14 @@ export class RoleStore {
   private forgetNames(): void {
     if (this.named.size > 0) this.named.clear();
   }
+}
+
+/** A Role as the service answers it, and its name. */
+class Serialized {
+  constructor(
+    readonly name: string,
+    readonly json: string,
+  ) {}
 }
 
 /** `new Date().toISOString()`, formatted once per millisecond however many Roles change in it. */
