@@ -17,7 +17,7 @@ import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, 
 import { RequestLog, type RequestRecord } from './http-kit.js';
 import { createHttpHandler, type RequestLine } from './http-server.js';
 import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
-import { RoleStore, type LastUpdateField } from './store/role-store.js';
+import { RoleStore, type LastUpdateField, type RoleChange } from './store/role-store.js';
 import type { WsEndpoint, WsMessages } from './ws-server.js';
 
 export interface EmulatorOptions {
@@ -69,7 +69,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
 
   let writer: DataLog | undefined;
-  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', (change) => writer?.append(change));
+  // Told of changes only when there is a data log to write (the store then serializes each at once).
+  const onChange = options.dataFile === undefined ? undefined : (change: RoleChange) => writer?.append(change);
+  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', onChange);
   if (options.dataFile !== undefined) {
     const loaded = await loadDataFile(options.dataFile);
     store.restore(loaded.roles);
