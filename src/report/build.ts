@@ -1,7 +1,7 @@
 import {
   evaluateLatencyAcrossRepeats,
   evaluateTest,
-  percentile,
+  percentileOfSorted,
   summariseRepeats,
   type AssertionContext,
   type AssertionResult,
@@ -110,8 +110,8 @@ export function stats(samples: readonly number[]): LatencyStats | null {
   return {
     count: sorted.length,
     min: round(sorted[0]!),
-    p50: round(percentile(sorted, 50)!),
-    p95: round(percentile(sorted, 95)!),
+    p50: round(percentileOfSorted(sorted, 50)!),
+    p95: round(percentileOfSorted(sorted, 95)!),
     max: round(sorted.at(-1)!),
   };
 }

@@ -170,14 +170,17 @@ export class HttpTransport {
     }, this.options.target.timeoutMs);
     const onRequest = this.options.onRequest;
     const started = onRequest ? performance.now() : 0;
-    const report = (status: number | 'error'): void =>
-      onRequest?.({
-        method: request.method,
-        path: redactSecrets(redactUrl(request.path + search), this.secrets),
-        status,
-        ms: Math.round(performance.now() - started),
-        attempt,
-      });
+    // (A closure only for --verbose: none is made for each request otherwise.)
+    const report =
+      onRequest &&
+      ((status: number | 'error'): void =>
+        onRequest({
+          method: request.method,
+          path: redactSecrets(redactUrl(request.path + search), this.secrets),
+          status,
+          ms: Math.round(performance.now() - started),
+          attempt,
+        }));
     try {
       const response = await this.agent.request({
         origin: this.origin,
@@ -189,17 +192,15 @@ export class HttpTransport {
       });
       const key = request.executionLog && this.limits.maxExecutionBytes < this.limits.maxResponseBytes ? 'maxExecutionBytes' : 'maxResponseBytes';
       const text = await readBody(response, this.limits[key]);
-      report(response.statusCode);
+      report?.(response.statusCode);
       if (text === undefined) return { kind: 'too_large', limit: namedLimit(this.limits, key) };
       const retryAfter = response.headers['retry-after'];
-      return {
-        kind: 'response',
-        status: response.statusCode,
-        text,
-        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-      };
+      // Member by member: a spread in the literal costs V8 a runtime call, for every answer.
+      const answer: Attempt = { kind: 'response', status: response.statusCode, text };
+      if (typeof retryAfter === 'string') answer.retryAfter = retryAfter;
+      return answer;
     } catch (error) {
-      report('error');
+      report?.('error');
       return failureCode(error, timedOut);
     } finally {
       clearTimeout(timer);

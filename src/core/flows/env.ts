@@ -10,6 +10,8 @@ type Piece = { text: string } | { env: string };
 
 /** Split a value into literal text and variable references, or say what is malformed. */
 export function parseEnvRefs(value: string): { ok: true; pieces: Piece[] } | { ok: false; error: string } {
+  // Without `${` (nearly every input) the value is its own text: not read a character at a time.
+  if (!value.includes('${')) return { ok: true, pieces: value === '' ? [] : [{ text: value }] };
   const pieces: Piece[] = [];
   let text = '';
   let i = 0;

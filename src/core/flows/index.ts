@@ -29,7 +29,7 @@ export * from './types.js';
 export { parseFlowTestFile, flowTestId, DEFAULT_QUIET_MS, DEFAULT_TIMEOUT_MS } from './parse.js';
 export { expandInputs, parseEnvRefs, type ExpandedInputs } from './env.js';
 export { parseDuration, parseBudget, withinBudget, formatMs } from './duration.js';
-export { latencyMs, percentile } from './latency.js';
+export { latencyMs, percentile, percentileOfSorted } from './latency.js';
 export { parsePath, valueAt } from './path.js';
 export { checkOutput, show, type OutputVerdict } from './checks/operators.js';
 export { evaluateTest } from './checks/evaluate.js';

@@ -24,7 +24,14 @@ export function latencyMs(latency: unknown): number | undefined {
  * ignored; no samples gives `undefined`.
  */
 export function percentile(values: readonly number[], p: number): number | undefined {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return percentileOfSorted(values.filter(Number.isFinite).sort((a, b) => a - b), p);
+}
+
+/**
+ * `percentile` of samples already finite and sorted ascending: for several percentiles of one
+ * list (a report's stats), which is then not filtered and sorted again for each.
+ */
+export function percentileOfSorted(sorted: readonly number[], p: number): number | undefined {
   if (sorted.length === 0) return undefined;
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1];

@@ -148,7 +148,9 @@ function loadSteps(value: unknown, pointer: string, ctx: LoadContext): StepsExpe
   if (count !== undefined) steps.count = located(count, ctx.at(ptr(pointer, 'count')));
   if (Array.isArray(s['sequence'])) steps.sequence = located(s['sequence'].map(String), ctx.at(ptr(pointer, 'sequence')));
   if (s['each'] !== undefined) {
-    const each = Object.fromEntries(Object.entries(rec(s['each'])).map(([k, v]) => [k, String(v)]));
+    const each: Record<string, string> = {};
+    const written = rec(s['each']);
+    for (const k of Object.keys(written)) each[k] = String(written[k]);
     steps.each = located(each, ctx.at(ptr(pointer, 'each')));
   }
   return steps;

@@ -12,6 +12,8 @@ import type { FlowTest, FlowTestFile, Transport, UntilRule } from './types.js';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_QUIET_MS = 3_000;
 
+const POSITIVE = { positive: true };
+
 /** Members of the WebSocket frame itself: an input with one of these names would overwrite it. */
 const WS_FRAME_KEYS = ['action', 'service'];
 
@@ -58,6 +60,8 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
     timeoutMs: ctx.duration(defaults['timeout'], '/defaults/timeout', { positive: true }),
     until: loadUntil(defaults['until'], '/defaults/until', ctx),
   };
+  // What a test without an `until` of its own has (a copy each: one spread of a whole object).
+  const inheritedUntil = { quietMs: DEFAULT_QUIET_MS, ...base.until };
   const tests = arr(root['tests']).map((t, i): FlowTest => {
     const pointer = ptr('/tests', i);
     const test = rec(t);
@@ -85,12 +89,14 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
       inputs: loadInputs(test['inputs'], ptr(pointer, 'inputs'), testTransports, ctx),
       repeat,
       minPass,
-      timeoutMs: ctx.duration(test['timeout'], ptr(pointer, 'timeout'), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test['until'], ptr(pointer, 'until'), ctx) },
+      // (Pointers are made only for what the test writes: most inherit these.)
+      timeoutMs: (test['timeout'] === undefined ? undefined : ctx.duration(test['timeout'], ptr(pointer, 'timeout'), POSITIVE)) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      until: test['until'] === undefined ? { ...inheritedUntil } : { ...inheritedUntil, ...loadUntil(test['until'], ptr(pointer, 'until'), ctx) },
     } as FlowTest;
     if (testTransports) loaded.transports = testTransports;
     if (skip !== undefined) loaded.skip = skip;
-    const tags = [...new Set([...(fileTags ?? []), ...(loadTags(test['tags']) ?? [])])];
+    const testTags = loadTags(test['tags']);
+    const tags = fileTags === undefined && testTags === undefined ? [] : [...new Set([...(fileTags ?? []), ...(testTags ?? [])])];
     if (tags.length > 0) loaded.tags = tags;
     loaded.expect = loadExpect(test['expect'], ptr(pointer, 'expect'), ctx);
     return loaded;

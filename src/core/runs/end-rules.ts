@@ -24,7 +24,7 @@ export interface WsEndRule {
 
 /** What the HTTPS runner carries from one poll to the next. */
 export interface PollHistory {
-  /** The log as last seen, to notice a change. */
+  /** The log as last seen, to notice a change (under a quiet rule; empty under a step count, which needs none). */
   signature: string;
   /** When the log last changed (the runner's clock, ms). */
   changedAtMs: number;
@@ -70,7 +70,11 @@ const MAX_POLL_MS = 1_000;
 
 export function httpsEndRule(test: FlowTest): HttpsEndRule {
   const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...(steps !== undefined && { steps }), quietMs: test.until.quietMs };
+  // Member by member (see wsEndRule).
+  const rule = {} as HttpsEndRule;
+  if (steps !== undefined) rule.steps = steps;
+  rule.quietMs = test.until.quietMs;
+  return rule;
 }
 
 export function wsEndRule(test: FlowTest): WsEndRule {
@@ -86,7 +90,9 @@ export function wsEndRule(test: FlowTest): WsEndRule {
 /**
  * After a poll of the execution log (`history` undefined on the first poll). A step whose status
  * is not `completed` fails the execution at once; then the step count, when the rule has one, else
- * the quiet period. The runner keeps `history` from each answer for the next call.
+ * the quiet period. The runner keeps `history` from each answer for the next call. Only the quiet
+ * period looks at the log's changes: under a step count the log is not serialised to notice them
+ * (every poll of every execution), and `history` stays the first poll's.
  */
 export function httpsProgress(
   entries: readonly ExecutionLogEntry[],
@@ -94,9 +100,7 @@ export function httpsProgress(
   rule: HttpsEndRule,
   nowMs: number,
 ): HttpsProgress {
-  const signature = JSON.stringify(entries);
-  const next: PollHistory =
-    history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const next: PollHistory = rule.steps !== undefined ? (history ?? { signature: '', changedAtMs: nowMs }) : changes(entries, history, nowMs);
   const failedStep = entries.find((e) => e.status !== 'completed');
   if (failedStep) {
     const why = failedStep.error ? `: ${shortened(failedStep.error)}` : '';
@@ -111,6 +115,12 @@ export function httpsProgress(
   return quietFor >= rule.quietMs
     ? { state: 'done', history: next, by: 'quiet' }
     : { state: 'running', history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+
+/** `history` brought up to the log as it is now: unchanged, or changed at `nowMs`. */
+function changes(entries: readonly ExecutionLogEntry[], history: PollHistory | undefined, nowMs: number): PollHistory {
+  const signature = JSON.stringify(entries);
+  return history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
 }
 
 /** The wait after a poll answered `elapsedMs` after the start: a fifth of it, from 25ms to 1s. */

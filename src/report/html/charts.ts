@@ -1,4 +1,4 @@
-import { formatMs, percentile } from '../../core/flows/index.js';
+import { formatMs, percentileOfSorted } from '../../core/flows/index.js';
 import { maxOf } from '../../core/text/lists.js';
 import { escapeControls } from '../../core/text/safe-text.js';
 import type { MessageRecord } from '../model.js';
@@ -61,7 +61,7 @@ export function distributionSvg(samples: readonly number[], label: string, axis:
   const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
   if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
   const x = (ms: number) => `${pct(ms / axis.hi)}%`;
-  const q = (p: number) => percentile(sorted, p)!;
+  const q = (p: number) => percentileOfSorted(sorted, p)!;
   const points = [['p50', q(50)], ['p95', q(95)], ['p99', q(99)]] as const;
   const marks = points.map(([name, ms]) => `<line class="mark ${name}" x1="${x(ms)}" x2="${x(ms)}" y1="8" y2="38"/>`);
   const legend = points.map(([name, ms], i) => `<text class="mark-label ${name}" x="${i * 34}%" y="52">${name} ${esc(formatMs(ms))}</text>`);

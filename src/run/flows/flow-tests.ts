@@ -74,18 +74,19 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const paces: FlowPaces = new Map();
   const signal = options.signal;
   const runOptions = { clock, ...(signal && { signal }), ...(options.strictEnd && { strictEnd: true }) };
+  // Made once for the run: every HTTPS execution shares the paces.
+  const httpsOptions = { ...runOptions, paces };
+  // An execution's label is made only for a listener (the console's progress line).
+  const labelled = events.started !== undefined || events.finished !== undefined;
 
   const runOne = async (run: PlannedRun, repeat: number, failures: { count: number }): Promise<ExecutionResult | undefined> => {
     if (stop || signal?.aborted) {
       leftOut += 1;
       return undefined;
     }
-    const label = `${run.test.id} [${run.transport}]${run.test.repeat > 1 ? ` #${repeat + 1}` : ''}`;
+    const label = labelled ? `${run.test.id} [${run.transport}]${run.test.repeat > 1 ? ` #${repeat + 1}` : ''}` : '';
     events.started?.(label, done, total);
-    const result =
-      run.transport === 'https'
-        ? await runHttps(client, run.test, run.inputs, { ...runOptions, paces })
-        : await runWs(client, run.test, run.inputs, runOptions);
+    const result = run.transport === 'https' ? await runHttps(client, run.test, run.inputs, httpsOptions) : await runWs(client, run.test, run.inputs, runOptions);
     done += 1;
     const down = tenantProblem(result);
     if (down !== undefined) {

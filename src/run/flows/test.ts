@@ -142,6 +142,8 @@ function testRun(options: TestOptions, ports: Ports, config: Config, loop: TestL
     const reporters = createReporters(specs, sinks, { style: { color: output.color('stdout'), quiet: options.quiet }, live: true, status });
     const each = (hook: (r: Reporter) => void) => reporters.forEach(hook);
     const onResult = reporters.filter((r) => r.onTestResult !== undefined);
+    // The runner labels each execution only for a reporter that shows them (the console's progress).
+    const progress = reporters.some((r) => r.onExecutionStart !== undefined || r.onExecutionEnd !== undefined);
     const signal = ports.interruption(() => {
       status?.clear();
       output.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
@@ -162,8 +164,10 @@ function testRun(options: TestOptions, ports: Ports, config: Config, loop: TestL
       workTree,
       judges: config.judges,
       events: {
-        started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
-        finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
+        ...(progress && {
+          started: (label: string, done: number, total: number) => each((r) => r.onExecutionStart?.(label, done, total)),
+          finished: (label: string, done: number, total: number) => each((r) => r.onExecutionEnd?.(label, done, total)),
+        }),
         tested: (result) => {
           if (onResult.length === 0) return;
           const shown = redactResult(result, output.redactor);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatMs,
@@ -7,6 +8,7 @@ import {
   parseBudget,
   parseDuration,
   percentile,
+  percentileOfSorted,
   withinBudget,
 } from '../../../src/core/flows/index.js';
 
@@ -113,6 +115,17 @@ describe('percentile (nearest rank)', () => {
   it('ignores unknown samples and has no value for none', () => {
     expect(percentile([Number.NaN, 10], 50)).toBe(10);
     expect(percentile([], 95)).toBeUndefined();
+  });
+
+  it('reads the same from samples already sorted (a report takes several percentiles of one sorted list)', () => {
+    const samples = fc.array(fc.oneof(fc.double({ noNaN: false }), fc.integer({ min: 0, max: 5000 })), { maxLength: 40 });
+    const p = fc.oneof(fc.constantFrom(50, 95, 99, 100), fc.double({ min: Number.MIN_VALUE, max: 100, noNaN: true }));
+    fc.assert(
+      fc.property(samples, p, (values, q) => {
+        const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+        expect(percentileOfSorted(sorted, q)).toBe(percentile(values, q));
+      }),
+    );
   });
 });
 

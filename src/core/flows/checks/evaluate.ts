@@ -4,7 +4,7 @@ import { snapshotKey } from './snapshot.js';
 import { checkOutput, show, type OutputWith } from './operators.js';
 import { valueAt } from '../path.js';
 import { skipped, verdict } from '../result.js';
-import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from '../types.js';
+import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, OutputAssertion, StepsExpectation } from '../types.js';
 
 /** `each` keys are the service's field names; entries are normalised (see model.ts). */
 const ENTRY_FIELDS: Record<string, keyof ExecutionLogEntry> = {
@@ -109,26 +109,30 @@ function judgeResult(a: OutputAssertion, label: string, outputs: unknown, contex
   return result;
 }
 
+// Each check is made only when the transport has a log to check (over WebSocket it is skipped),
+// written out: no closure or tuple per check, for every execution.
 function stepsResults(steps: StepsExpectation | undefined, execution: ExecutionResult): AssertionResult[] {
-  if (!steps) return [];
+  const results: AssertionResult[] = [];
+  if (!steps) return results;
   const log = execution.steps ?? [];
-  const checks: [string, Located, () => { pass: boolean; expected: string; actual: string }][] = [];
+  const overWs = execution.transport === 'ws';
   if (steps.count) {
     const n = steps.count.value;
-    checks.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
+    const label = `steps.count ${n}`;
+    results.push(overWs ? skipped('steps', label, NO_LOGS_OVER_WS, steps.count) : verdict('steps', label, steps.count, { pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` }));
   }
   if (steps.sequence) {
     const want = steps.sequence.value;
-    checks.push([`steps.sequence ${want.join(' → ')}`, steps.sequence, () => checkSequence(want, log)]);
+    const label = `steps.sequence ${want.join(' → ')}`;
+    results.push(overWs ? skipped('steps', label, NO_LOGS_OVER_WS, steps.sequence) : verdict('steps', label, steps.sequence, checkSequence(want, log)));
   }
   if (steps.each) {
     const want = steps.each.value;
     const wantText = Object.entries(want).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ');
-    checks.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
+    const label = `steps.each ${wantText}`;
+    results.push(overWs ? skipped('steps', label, NO_LOGS_OVER_WS, steps.each) : verdict('steps', label, steps.each, checkEach(want, wantText, log)));
   }
-  return checks.map(([label, at, check]) =>
-    execution.transport === 'ws' ? skipped('steps', label, NO_LOGS_OVER_WS, at) : verdict('steps', label, at, check()),
-  );
+  return results;
 }
 
 /** The wanted services appear in the log in this order, as a subsequence: other steps may come between. */
@@ -148,11 +152,14 @@ function checkSequence(want: readonly string[], log: readonly ExecutionLogEntry[
 }
 
 function checkEach(want: Record<string, string>, wantText: string, log: readonly ExecutionLogEntry[]) {
-  const offenders = log.flatMap((entry, i) =>
-    Object.entries(want)
-      .filter(([k, v]) => fieldOf(entry, k) !== v)
-      .map(([k]) => `step ${i + 1} "${entry.service}" ${k} ${show(fieldOf(entry, k))}`),
-  );
+  const keys = Object.keys(want);
+  const offenders: string[] = [];
+  log.forEach((entry, i) => {
+    for (const k of keys) {
+      const field = fieldOf(entry, k);
+      if (field !== want[k]) offenders.push(`step ${i + 1} "${entry.service}" ${k} ${show(field)}`);
+    }
+  });
   const shown = offenders.slice(0, 3).join('; ') + (offenders.length > 3 ? ` (+${offenders.length - 3} more)` : '');
   const actual = log.length === 0 ? 'no steps were logged' : offenders.length === 0 ? `${log.length} steps` : shown;
   return { pass: log.length > 0 && offenders.length === 0, expected: `${wantText} on every step`, actual };
