@@ -48,6 +48,18 @@ describe('rerunning what failed', () => {
     expect((await s.test(['--only', 'errors'])).stderr).toContain('--only errors narrows a rerun');
   });
 
+  it('--failed-from a report of another tenant says so before it reruns the failed tests here; of this tenant, says nothing', async () => {
+    const s = await suite(FILES);
+    await s.test(['--reporter', 'json=first.json']);
+    const same = await s.test(['--failed-from', 'first.json', '--only', 'errors']);
+    expect(same.stderr).not.toContain('is a report of tenant');
+    const report = JSON.parse(await s.read('first.json')) as { tenant: { name: string } };
+    await s.write('staging.json', JSON.stringify({ ...report, tenant: { ...report.tenant, name: 'staging\u001b[2J' } }));
+    const other = await s.test(['--failed-from', 'staging.json', '--only', 'errors', '--reporter', 'json=errors.json']);
+    expect(other.stderr).toContain('note: staging.json is a report of tenant staging\\u001b[2J; its failed tests run on tenant local\n');
+    expect(ran(await read(s, 'errors.json'))).toEqual(['too slow [https] error']);
+  });
+
   it('report merge FIRST RERUN --prefer-last shows each test once, the rerun replacing the first result, both in its history', async () => {
     const s = await suite(FILES);
     await s.test(['--reporter', 'json=first.json']);

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
+import { escapeControls } from '../../core/text/safe-text.js';
 import { badTagFlag, failedIn, lastFailed, lastRunRecord, parsePassRate, type PassRateSource, type RerunSet, type TagFilter } from '../../core/runs/loop/index.js';
 import { durationsOf } from '../../core/runs/shards/index.js';
 import type { UserRegex } from '../../core/text/linear-regex.js';
@@ -72,7 +73,10 @@ export async function readTestLoop(cwd: string, config: Config, flags: LoopFlags
     const report = (await readJsonReports(cwd, [from]))[0]!.report;
     const set = failedIn(report.results, displayPath(cwd, resolve(cwd, from)), onlyErrors);
     const nothing = `nothing to rerun: no test ${onlyErrors ? 'errored' : 'failed'} in ${from} (${report.summary.tests} tests × transports)`;
-    rerun = async () => (set.keys.size > 0 ? set : { ...set, nothing });
+    // Tests failed on one tenant may be rerun on another (a fix deployed there), but not unawares:
+    // the reports of the two runs do not merge (`report merge` refuses different tenants).
+    const other = (tenant: string) => `note: ${from} is a report of tenant ${escapeControls(report.tenant.name)}; its failed tests run on tenant ${tenant}`;
+    rerun = async (tenant) => ({ ...set, ...(set.keys.size === 0 && { nothing }), ...(report.tenant.name !== tenant && { note: other(tenant) }) });
   }
   return { lastRun, ...(tags && { tags }), ...(timings && { timings }), ...(minPassRate !== undefined && { minPassRate, minPassRateSetBy }), ...(rerun && { rerun }) };
 }

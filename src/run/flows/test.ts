@@ -82,6 +82,7 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
     if (tenant.ownFlows !== undefined && !flowsNoted) ports.output.err(ownFlowsNote(tenant.ownFlows));
     flowsNoted ||= tenant.ownFlows !== undefined;
     const rerun = await loop.rerun?.(tenant.target.name);
+    if (rerun?.note !== undefined) ports.output.err(rerun.note);
     if (rerun?.nothing !== undefined) {
       ports.output.err(`${name === undefined ? '' : `tenant ${name}: `}${rerun.nothing}`);
       await tenant.close();

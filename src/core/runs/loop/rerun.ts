@@ -42,6 +42,8 @@ export interface RerunSet {
   /** `.roleflow/last-run.json`, or the report's file: the run's `selection.rerun.from`. */
   from: string;
   only?: 'errors';
+  /** Said before the rerun: `--failed-from` a report of another tenant than the one the tests run on. */
+  note?: string;
 }
 
 export function rerunKey(id: string, transport: string): string {
