@@ -190,6 +190,16 @@ describe('roleflow preview', () => {
     expect(mutations(r.em)).toEqual([]);
   });
 
+  it('refuses, with nothing sent, a head that deletes more Roles than max_deletes once the base is applied, exit 4', async () => {
+    const roles = Object.fromEntries(['a', 'b', 'c'].map((n) => [`roles/${n}.md`, roleText(n, 'base', `You are ${n}.`)]));
+    const r = await repo(roles, {}, 'roles: { max_deletes: 1 }\n');
+    await git('git', ['rm', '-q', 'roles/b.md', 'roles/c.md'], { cwd: r.p.dir });
+    const result = await r.cli(['preview', '--tenant', 'preview', '--base', 'main']);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toBe("error: the head's plan, once the base is applied, is refused by 2 deletes planned, more than max_deletes (1): refusing the plan\n");
+    expect(mutations(r.em)).toEqual([]);
+  });
+
   it('ends with 130 when interrupted while the base is applied, and says in one line that the tenant holds part of the base\'s Roles', async () => {
     const roles = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [`roles/${n}.md`, roleText(n, 'base', `You are ${n}.`)]));
     const r = await repo(roles, { latencyMs: 150 }, 'roles: { concurrency: 1 }\n');

@@ -9,7 +9,8 @@ import { planTenantOf } from '../roles/fresh-plan.js';
 /**
  * Before anything is sent: the head's plan as it will be made once the base's plan is carried out
  * (the tenant then holds the base's Roles, and what prune leaves alone), refused (exit 4) when a
- * guard of the head's config refuses it — a protected Role the change updates or deletes. Else the
+ * guard of the head's config refuses it — a protected Role the change updates or deletes, more
+ * deletes than `max_deletes`, as the head's own apply would refuse it. Else the
  * base would be applied and tested, and the head then refused, leaving the base's Roles behind.
  */
 export function refuseHeadAfterBase(basePlan: Plan, remote: readonly Role[], headFiles: readonly RoleFile[], config: Config, tenant: OpenTenant, now: Date): void {
@@ -21,6 +22,7 @@ export function refuseHeadAfterBase(basePlan: Plan, remote: readonly Role[], hea
     prune: true,
     protect: roles.protect,
     ignore: roles.ignore,
+    ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
     allowEmptyPrune: true,
     tenant: planTenantOf(tenant),
     createdAt: now.toISOString(),
