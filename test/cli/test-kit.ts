@@ -81,9 +81,9 @@ tests:
 
 export interface Suite {
   dir: string;
-  /** `roleflow test ARGS` in the suite's folder. */
-  test(args?: string[], opts?: { env?: Record<string, string | undefined>; tty?: boolean }): Promise<CliResult>;
-  run(args: string[], opts?: { env?: Record<string, string | undefined>; tty?: boolean }): Promise<CliResult>;
+  /** `roleflow test ARGS` in the suite's folder (or `cwd`). */
+  test(args?: string[], opts?: { cwd?: string; env?: Record<string, string | undefined>; tty?: boolean }): Promise<CliResult>;
+  run(args: string[], opts?: { cwd?: string; env?: Record<string, string | undefined>; tty?: boolean }): Promise<CliResult>;
   read(file: string): Promise<string>;
   write(file: string, text: string): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
@@ -37,6 +38,22 @@ describe('rerunning what failed', () => {
     const nothing = await s.test(['--last-failed']);
     expect(nothing).toMatchObject({ code: 0, stdout: '' });
     expect(nothing.stderr).toMatch(/^nothing to rerun: no test failed in the last run of tenant local \(4 tests × transports, finished /);
+  });
+
+  it('--last-failed from a subfolder reruns the tests a run from the top recorded, and records its own for a run from the top', async () => {
+    const s = await suite(FILES);
+    expect((await s.test(['--reporter', 'json=first.json'])).code).toBe(3);
+    await s.write('sub/.keep', '');
+    const below = await s.test(['--last-failed', '--reporter', 'json=rerun.json'], { cwd: join(s.dir, 'sub') });
+    expect(below.code, below.stderr).toBe(3);
+    const rerun = await read(s, 'sub/rerun.json');
+    expect(ran(rerun)).toEqual(['expects a wrong greeting [https] fail', 'expects a wrong greeting [ws] fail', 'too slow [https] error']);
+    expect(rerun.results.map((r) => r.id)).toContain('../flows/bad.yaml > expects a wrong greeting');
+    // Recorded as seen from beside the config: the top finds them again.
+    const record = JSON.parse(await s.read('.roleflow/last-run.json')) as { runs: { not_passed: { id: string }[] }[] };
+    expect(record.runs[0]!.not_passed.map((t) => t.id)).toContain('flows/bad.yaml > expects a wrong greeting');
+    expect((await s.test(['--last-failed', '--reporter', 'json=top.json'])).code).toBe(3);
+    expect(ran(await read(s, 'top.json'))).toEqual(['expects a wrong greeting [https] fail', 'expects a wrong greeting [ws] fail', 'too slow [https] error']);
   });
 
   it('--failed-from REPORT --only errors runs only the tests the tenant or the network failed', async () => {
