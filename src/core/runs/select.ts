@@ -1,4 +1,5 @@
-import { expandInputs, type FlowTest, type FlowTestFile, type Transport } from '../flows/index.js';
+import { expandInputs } from '../flows/env.js';
+import type { FlowTest, FlowTestFile, Transport } from '../flows/index.js';
 import { rerunKey, tagsSelect, type TagFilter } from './loop/index.js';
 import { estimatedDurations, roundRobinPlan, timedPlan, type ShardPlan } from './shards/index.js';
 import type { Shard } from './shard.js';

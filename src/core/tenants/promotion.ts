@@ -1,5 +1,6 @@
 import { plural, quote, showName } from '../roles/display.js';
-import { countResults, type CountedResult, type RolesDigestRecord, type WorkTreeRecord } from '../runs/index.js';
+import { countResults, type CountedResult } from '../runs/counts.js';
+import type { RolesDigestRecord, WorkTreeRecord } from '../runs/tested-against.js';
 import { rolesReasons, summaryReasons, workTreeReasons, type ExpectedRoles } from './tested-against.js';
 
 /** What the promotion gate reads of a JSON test report (`schemas/report.schema.json`). */
