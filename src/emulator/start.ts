@@ -63,7 +63,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   checkOptions(options);
   // roleflow's own flows are read when a flow first starts (a run that manages Roles never reads
   // them); a file or flows given are checked before the tenant listens.
-  const flows = options.flows === undefined ? onFirstUse(builtInFlows) : constant(await readFlows(options.flows));
+  const given = options.flows === undefined ? undefined : await readFlows(options.flows);
+  const flows = given === undefined ? onFirstUse(builtInFlows) : () => given;
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -135,15 +136,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-const constant =
-  <T>(value: T) =>
-  (): T =>
-    value;
-
 /** The flows of emulator-flows.yaml, roleflow's own (its tests check it). */
 function builtInFlows(): Map<string, CompiledFlow> {
   const file = `${packageRoot}emulator-flows.yaml`;
-  const loaded = loadFlowsConfig(readFileSync(file, 'utf8'), file);
+  return flowsOfText(readFileSync(file, 'utf8'), file);
+}
+
+/** The flows of a flows file's text; its problems are an error naming their lines. */
+function flowsOfText(text: string, file: string): Map<string, CompiledFlow> {
+  const loaded = loadFlowsConfig(text, file);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return compileFlows(loaded.value);
 }
@@ -160,9 +161,7 @@ async function readFlows(source: string | FlowsConfig): Promise<Map<string, Comp
   } catch (err) {
     throw new RoleflowError(`emulator flows file ${source} cannot be read: ${(err as Error).message}`);
   }
-  const loaded = loadFlowsConfig(text, source);
-  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
-  return compileFlows(loaded.value);
+  return flowsOfText(text, source);
 }
 
 function checkOptions(o: EmulatorOptions): void {
